@@ -1,0 +1,106 @@
+import { ValidationError } from "./errors.js";
+
+/** Request settings that must match exactly for a stored answer to be reused (model and sampling). */
+export const DEFAULT_PARTITION_KEYS: readonly string[] = Object.freeze([
+  "model",
+  "temperature",
+  "top_p",
+  "top_k",
+  "n",
+  "seed",
+  "max_tokens",
+  "max_completion_tokens",
+  "stop",
+  "presence_penalty",
+  "frequency_penalty",
+  "logit_bias",
+  "response_format",
+  "tools",
+  "tool_choice",
+  "functions",
+  "size",
+  "quality",
+  "style",
+  "language",
+]);
+
+export interface ConfigOptions {
+  /** Normalised score a candidate needs to be a hit, in [0, 1]. Default 0.8. */
+  similarityThreshold?: number;
+  /** Candidates fetched from the vector index per lookup. Default 5. */
+  topK?: number;
+  /** Called with each stage's name and duration in milliseconds. */
+  logTimeFunc?: (stage: string, milliseconds: number) => void;
+  /** Strings removed from the key by `lastContentWithoutPrompt`. */
+  prompts?: string[];
+  /** Template(s) such as "Translate {text} into {language}": `lastContentWithoutTemplate` keys on the filled values. */
+  template?: string | string[];
+  /** User turns kept by the context processors (`concatAllQueries`, ...). Default 3. */
+  contextLen?: number;
+  /** Flush the data manager every this many saves (0 = never on its own). Default 20. */
+  autoFlush?: number;
+  /** Roles skipped by the context processors. Default ["system", "assistant"]. */
+  skipList?: string[];
+  /** Seconds an entry lives; none by default. */
+  ttl?: number;
+  /** Request settings that must match exactly (see DEFAULT_PARTITION_KEYS). */
+  partitionKeys?: readonly string[];
+  /** Random source in [0, 1) for temperature skips and sampling (seed it in tests). Default Math.random. */
+  random?: () => number;
+}
+
+function check(condition: boolean, message: string): void {
+  if (!condition) throw new ValidationError(`Config: ${message}`);
+}
+
+function isStringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === "string");
+}
+
+/** Cache settings, validated once at construction. */
+export class Config {
+  readonly similarityThreshold: number;
+  readonly topK: number;
+  readonly logTimeFunc?: (stage: string, milliseconds: number) => void;
+  readonly prompts: readonly string[];
+  readonly template?: readonly string[];
+  readonly contextLen: number;
+  readonly autoFlush: number;
+  readonly skipList: readonly string[];
+  readonly ttl?: number;
+  readonly partitionKeys: readonly string[];
+  readonly random: () => number;
+
+  constructor(options: ConfigOptions = {}) {
+    const o = options;
+    check(typeof o === "object" && o !== null, "options must be an object");
+    const threshold = o.similarityThreshold ?? 0.8;
+    check(typeof threshold === "number" && threshold >= 0 && threshold <= 1, "similarityThreshold must be a number in [0, 1]");
+    const topK = o.topK ?? 5;
+    check(Number.isInteger(topK) && topK >= 1, "topK must be a positive integer");
+    check(o.logTimeFunc === undefined || typeof o.logTimeFunc === "function", "logTimeFunc must be a function");
+    check(o.prompts === undefined || isStringList(o.prompts), "prompts must be a list of strings");
+    const template = typeof o.template === "string" ? [o.template] : o.template;
+    check(template === undefined || isStringList(template), "template must be a string or a list of strings");
+    const contextLen = o.contextLen ?? 3;
+    check(Number.isInteger(contextLen) && contextLen >= 1, "contextLen must be a positive integer");
+    const autoFlush = o.autoFlush ?? 20;
+    check(Number.isInteger(autoFlush) && autoFlush >= 0, "autoFlush must be a non-negative integer");
+    check(o.skipList === undefined || isStringList(o.skipList), "skipList must be a list of strings");
+    check(o.ttl === undefined || (typeof o.ttl === "number" && o.ttl > 0), "ttl must be a positive number of seconds");
+    check(o.partitionKeys === undefined || isStringList(o.partitionKeys), "partitionKeys must be a list of strings");
+    check(o.random === undefined || typeof o.random === "function", "random must be a function");
+
+    this.similarityThreshold = threshold;
+    this.topK = topK;
+    this.logTimeFunc = o.logTimeFunc;
+    this.prompts = o.prompts ?? [];
+    this.template = template;
+    this.contextLen = contextLen;
+    this.autoFlush = autoFlush;
+    this.skipList = o.skipList ?? ["system", "assistant"];
+    this.ttl = o.ttl;
+    this.partitionKeys = [...new Set(o.partitionKeys ?? DEFAULT_PARTITION_KEYS)];
+    this.random = o.random ?? Math.random;
+  }
+}

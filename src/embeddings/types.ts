@@ -1,0 +1,14 @@
+/** What an embedding function takes: key text, or bytes (audio files, images). */
+export type EmbeddingInput = string | Uint8Array;
+
+/** What it returns: a vector, or a string key for exact-match caches (the passthrough embedding). */
+export type EmbeddingOutput = Float32Array | string;
+
+/** The cache's embedding step. LangChain `Embeddings` and plain functions are adapted to it. */
+export interface EmbeddingFunction {
+  /** Vector length; 0 for embeddings that return string keys. */
+  readonly dimension: number;
+  embed(data: EmbeddingInput, extra?: unknown): Promise<EmbeddingOutput>;
+  /** Embeds many at once (importData, batched lookups); optional. */
+  embedBatch?(data: readonly EmbeddingInput[]): Promise<EmbeddingOutput[]>;
+}

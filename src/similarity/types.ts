@@ -1,0 +1,41 @@
+import type { CacheRecord } from "../core/types.js";
+import type { VectorHit } from "../stores/vector/types.js";
+
+/** The incoming request's side of a comparison. */
+export interface EvaluationSource {
+  /** The request's question (the key text, or its store form). */
+  question: string;
+  /** The request's embedding (a normalised vector, or the key string for exact-match caches). */
+  embedding?: Float32Array | string;
+}
+
+/** A stored candidate's side of a comparison. */
+export interface EvaluationCandidate {
+  question: string;
+  answer: string;
+  embedding?: Float32Array;
+  /** Cosine distance from the vector search (0 for an exact key match). */
+  distance?: number;
+  /** Epoch milliseconds the entry was stored. */
+  createOn?: number;
+  record?: CacheRecord;
+}
+
+/** Everything else an evaluation may use. */
+export interface EvaluationContext {
+  /** Per-request arguments (cache_context.evaluation_func). */
+  extra?: unknown;
+  /** Searches the cache's vector index (k-reciprocal uses it). */
+  search?: (vector: Float32Array, topK: number) => Promise<VectorHit[]>;
+  /** Epoch milliseconds "now" (time-based evaluations). */
+  now?: number;
+}
+
+/**
+ * A similarity evaluation judges one candidate: a score within `range()`. The pipeline normalises the
+ * score by the range to [0, 1] and compares it with the similarity threshold.
+ */
+export interface SimilarityEvaluation {
+  range(): readonly [number, number];
+  evaluation(src: EvaluationSource, cached: EvaluationCandidate, context?: EvaluationContext): number | Promise<number>;
+}

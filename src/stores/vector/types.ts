@@ -1,0 +1,44 @@
+/** A nearest-neighbour candidate: a record id and its cosine distance (1 - cosine similarity, in [0, 2]). */
+export interface VectorHit {
+  id: number;
+  distance: number;
+}
+
+export interface VectorIndexCapabilities {
+  /** The index keeps its entries across restarts by itself (saved files, a database). */
+  persistent: boolean;
+  /** Several processes share the index (a database), so it is never rebuilt from one process's view. */
+  shared: boolean;
+}
+
+/**
+ * The vector store: nearest-neighbour search over L2-normalised embeddings, keyed by record id.
+ * Inputs are already normalised by the data manager; implementations must still reject wrong dimensions.
+ */
+export interface VectorIndex {
+  readonly kind: string;
+  readonly capabilities: VectorIndexCapabilities;
+  /** Vector length; fixed at construction or by the first add when constructed with 0. */
+  readonly dimension: number;
+
+  /** Loads saved state or creates the index. Idempotent. */
+  init(): Promise<void>;
+  /** Adds (or replaces) vectors. Throws DimensionMismatchError on a wrong length. */
+  add(items: ReadonlyArray<{ id: number; vector: Float32Array }>): Promise<void>;
+  /** Up to topK nearest live vectors, nearest first. Empty index -> []. */
+  search(vector: Float32Array, topK: number): Promise<VectorHit[]>;
+  /** Removes ids; unknown ids are ignored. */
+  delete(ids: readonly number[]): Promise<void>;
+  /**
+   * The highest id the index holds after init (0 when empty). The data manager re-adds records with larger ids
+   * from the scalar store, so an index saved before a crash catches up. Shared indexes may omit it.
+   */
+  lastId?(): Promise<number>;
+  /** Number of live vectors. */
+  count(): Promise<number>;
+  /** Removes every vector. */
+  clear(): Promise<void>;
+  /** Saves to disk where the index is file-backed. */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
