@@ -131,15 +131,24 @@ export class EmbeddingError extends SemcacheError {
   }
 }
 
-/** Loads an optional dependency, turning "not installed" into a MissingDependencyError that names it. */
-export async function importOptional<T>(packageName: string, feature: string): Promise<T> {
+/** The package a module specifier belongs to ("@scope/name/sub" -> "@scope/name"). */
+function packageOf(specifier: string): string {
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+}
+
+/**
+ * Loads an optional dependency, turning "not installed" into a MissingDependencyError that names the package
+ * really missing: the one asked for, or a package it imports in turn (an integration's native library).
+ */
+export async function importOptional<T>(specifier: string, feature: string): Promise<T> {
   try {
-    return (await import(packageName)) as T;
+    return (await import(specifier)) as T;
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") {
-      throw new MissingDependencyError(packageName, feature, { cause: error });
-    }
-    throw error;
+    if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") throw error;
+    const missing = /Cannot find (?:package|module) '([^']+)'/.exec(String((error as Error).message))?.[1];
+    const isPackageName = missing !== undefined && !/^(?:[./]|file:|[A-Za-z]:\\)/.test(missing);
+    throw new MissingDependencyError(packageOf(isPackageName ? missing : specifier), feature, { cause: error });
   }
 }

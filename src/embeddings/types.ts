@@ -9,6 +9,8 @@ export interface EmbeddingFunction {
   /** Vector length; 0 for embeddings that return string keys. */
   readonly dimension: number;
   embed(data: EmbeddingInput, extra?: unknown): Promise<EmbeddingOutput>;
+  /** Loads the model or probes the dimension, so `dimension` is known before the first embed; optional. */
+  init?(): Promise<void>;
   /** Embeds many at once (importData, batched lookups); optional. */
   embedBatch?(data: readonly EmbeddingInput[]): Promise<EmbeddingOutput[]>;
 }

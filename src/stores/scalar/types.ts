@@ -40,8 +40,9 @@ export interface ScalarStore {
   init(): Promise<void>;
   /**
    * Inserts all records in one transaction and returns their ids in order. Throws ValueTooLongError (before
-   * writing anything) when a value exceeds its column. Once this resolves the rows survive a process crash
-   * (for persistent stores).
+   * writing anything) when a value exceeds its column. For stores that write through (sqlite, server
+   * databases) the rows survive a process crash once this resolves; file-snapshot stores (memory with a path)
+   * are durable at flush().
    */
   insert(records: readonly NewRecord[]): Promise<number[]>;
   /** A live (not deleted) record by id, or null. */

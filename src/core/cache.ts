@@ -1,0 +1,179 @@
+import { toEmbeddingFunction, type EmbeddingSource } from "../embeddings/resolve.js";
+import { StringEmbedding } from "../embeddings/string.js";
+import type { EmbeddingFunction } from "../embeddings/types.js";
+import type { DataManager } from "../manager/data-manager.js";
+import { MapDataManager } from "../manager/map-manager.js";
+import { temperatureSoftmax } from "../processors/post.js";
+import { lastContent } from "../processors/pre.js";
+import type { PostProcessFunc, PreEmbeddingFunc } from "../processors/types.js";
+import { ExactMatchEvaluation } from "../similarity/exact-match.js";
+import type { SimilarityEvaluation } from "../similarity/types.js";
+import { Config, type ConfigOptions } from "./config.js";
+import { NotInitError, ValidationError } from "./errors.js";
+import { keyHash, keyText, partitionOf } from "./keys.js";
+import { Report } from "./report.js";
+import type { CacheRequest } from "./types.js";
+
+/** Decides whether a request uses the cache at all. */
+export type CacheEnableFunc = (request: CacheRequest, options: object) => boolean;
+
+/** The default: every request uses the cache. */
+export const cacheAll: CacheEnableFunc = () => true;
+
+/** Options of `cache.init()`; all optional (DESIGN section 3). */
+export interface CacheInitOptions {
+  cacheEnableFunc?: CacheEnableFunc;
+  /** Picks the key from a request. Default `lastContent`. */
+  preEmbeddingFunc?: PreEmbeddingFunc;
+  /** Key -> vector: an EmbeddingFunction, any LangChain `Embeddings`, or a plain function. Default passthrough (exact match). */
+  embeddingFunc?: EmbeddingSource;
+  /** Storage. Default an in-memory MapDataManager. */
+  dataManager?: DataManager;
+  /** Judges candidates. Default exact match. */
+  similarityEvaluation?: SimilarityEvaluation;
+  /** Picks the answer among hits. Default `temperatureSoftmax`. */
+  postProcessMessagesFunc?: PostProcessFunc;
+  config?: Config | ConfigOptions;
+  /** A second cache asked on a miss (its hits are written back here). */
+  nextCache?: Cache;
+  /** Called with every absorbed cache fault (they are also counted in `report.errors`). */
+  onError?: (error: Error) => void;
+}
+
+/** Options of `importData`. */
+export interface ImportOptions {
+  /** Request settings the imported entries answer for (e.g. `{ model: "gpt-4o" }`); none by default. */
+  partition?: Record<string, unknown>;
+}
+
+const IMPORT_EMBED_BATCH = 64;
+
+/** A cache object with pluggable components (GPTCache's Cache). */
+export class Cache {
+  hasInit = false;
+  cacheEnableFunc: CacheEnableFunc = cacheAll;
+  preEmbeddingFunc: PreEmbeddingFunc = lastContent;
+  embeddingFunc: EmbeddingFunction = new StringEmbedding();
+  dataManager!: DataManager;
+  similarityEvaluation: SimilarityEvaluation = new ExactMatchEvaluation();
+  postProcessMessagesFunc: PostProcessFunc = temperatureSoftmax;
+  config: Config = new Config();
+  nextCache?: Cache;
+  onError?: (error: Error) => void;
+  report: Report = new Report();
+  openaiKey?: string;
+  /** Model calls in flight, by surface and key (concurrent identical misses share one). */
+  readonly flights = new Map<string, Promise<unknown>>();
+  private savesSinceFlush = 0;
+
+  async init(options: CacheInitOptions = {}): Promise<this> {
+    if (typeof options !== "object" || options === null) throw new ValidationError("init options must be an object.");
+    const o = options;
+    for (const name of ["cacheEnableFunc", "preEmbeddingFunc", "postProcessMessagesFunc", "onError"] as const) {
+      if (o[name] !== undefined && typeof o[name] !== "function") throw new ValidationError(`${name} must be a function.`);
+    }
+    if (o.nextCache !== undefined && !(o.nextCache instanceof Cache)) throw new ValidationError("nextCache must be a Cache.");
+    if (o.nextCache === this) throw new ValidationError("nextCache cannot be the cache itself.");
+    const evaluation = o.similarityEvaluation;
+    if (evaluation !== undefined && (typeof evaluation.range !== "function" || typeof evaluation.evaluation !== "function")) {
+      throw new ValidationError("similarityEvaluation must have range() and evaluation().");
+    }
+    const config = o.config instanceof Config ? o.config : new Config(o.config);
+    const embeddingFunc = o.embeddingFunc === undefined ? new StringEmbedding() : toEmbeddingFunction(o.embeddingFunc);
+    const dataManager = o.dataManager ?? new MapDataManager();
+    await dataManager.init();
+
+    this.cacheEnableFunc = o.cacheEnableFunc ?? cacheAll;
+    this.preEmbeddingFunc = o.preEmbeddingFunc ?? lastContent;
+    this.embeddingFunc = embeddingFunc;
+    this.dataManager = dataManager;
+    this.similarityEvaluation = evaluation ?? new ExactMatchEvaluation();
+    this.postProcessMessagesFunc = o.postProcessMessagesFunc ?? temperatureSoftmax;
+    this.config = config;
+    this.nextCache = o.nextCache;
+    this.onError = o.onError;
+    this.report = new Report(config.logTimeFunc);
+    this.savesSinceFlush = 0;
+    this.hasInit = true;
+    return this;
+  }
+
+  /** Reads OPENAI_API_KEY from the environment (for the OpenAI adapter). */
+  setOpenAIKey(): void {
+    this.openaiKey = process.env.OPENAI_API_KEY;
+  }
+
+  /**
+   * Stores question/answer pairs directly (GPTCache's import_data): the questions are the keys as given,
+   * embedded in batches, and written in one transaction (a too-long value writes nothing).
+   */
+  async importData(
+    questions: readonly string[],
+    answers: readonly string[],
+    sessionIds?: ReadonlyArray<string | undefined>,
+    options: ImportOptions = {},
+  ): Promise<number[]> {
+    this.assertInit();
+    if (!Array.isArray(questions) || !Array.isArray(answers)) throw new ValidationError("questions and answers must be lists.");
+    if (questions.length !== answers.length) {
+      throw new ValidationError(`questions (${questions.length}) and answers (${answers.length}) differ in length.`);
+    }
+    if (sessionIds !== undefined && (!Array.isArray(sessionIds) || sessionIds.length !== questions.length)) {
+      throw new ValidationError("sessionIds must be a list as long as questions.");
+    }
+    questions.forEach((q, i) => {
+      if (typeof q !== "string" || q.length === 0) throw new ValidationError(`questions[${i}] must be a non-empty string.`);
+      if (typeof answers[i] !== "string" || answers[i].length === 0) throw new ValidationError(`answers[${i}] must be a non-empty string.`);
+    });
+    const partition = partitionOf(options.partition ?? {}, this.config.partitionKeys);
+    const embeddings = await this.embedAll(questions);
+    return this.dataManager.save(
+      questions.map((question, i) => ({
+        question,
+        keyHash: keyHash(partition, keyText(question)),
+        partition,
+        answer: answers[i],
+        embedding: embeddings[i],
+        session: sessionIds?.[i],
+      })),
+    );
+  }
+
+  private async embedAll(texts: readonly string[]) {
+    const embedding = this.embeddingFunc;
+    const out = [];
+    for (let start = 0; start < texts.length; start += IMPORT_EMBED_BATCH) {
+      const batch = texts.slice(start, start + IMPORT_EMBED_BATCH);
+      out.push(...(embedding.embedBatch ? await embedding.embedBatch(batch) : await Promise.all(batch.map((t) => embedding.embed(t)))));
+    }
+    return out;
+  }
+
+  /** Called by the pipeline after each save: flushes every `config.autoFlush` saves. */
+  async afterSave(): Promise<void> {
+    if (this.config.autoFlush > 0 && ++this.savesSinceFlush >= this.config.autoFlush) {
+      this.savesSinceFlush = 0;
+      await this.dataManager.flush({ partial: true });
+    }
+  }
+
+  /** Writes everything buffered and saves file-backed stores. */
+  async flush(): Promise<void> {
+    this.assertInit();
+    await this.dataManager.flush();
+  }
+
+  /** Flushes and closes the stores; the cache needs `init()` again afterwards. */
+  async close(): Promise<void> {
+    if (!this.hasInit) return;
+    this.hasInit = false;
+    await this.dataManager.close();
+  }
+
+  private assertInit(): void {
+    if (!this.hasInit) throw new NotInitError();
+  }
+}
+
+/** The global cache, used by every call that passes no cacheObj. */
+export const cache = new Cache();

@@ -1,0 +1,440 @@
+/**
+ * The request flow (DESIGN section 4). Every surface (LangChain, OpenAI SDK, functions, the HTTP server, the
+ * simple API) goes through `runCached` or `runCachedStream`: key, exact lookup, embedding, search, judgement,
+ * answer; or the model call, whose answer is stored.
+ */
+import type { EmbeddingOutput } from "../embeddings/types.js";
+import type { PreEmbeddingResult } from "../processors/types.js";
+import { normalizeScore } from "../similarity/score.js";
+import type { EvaluationCandidate } from "../similarity/types.js";
+import type { VectorHit } from "../stores/vector/types.js";
+import { cache as globalCache, Cache } from "./cache.js";
+import { NotInitError, SemcacheError, ValidationError, ValueTooLongError } from "./errors.js";
+import { keyHash, keyText, partitionOf } from "./keys.js";
+import type { Stage } from "./report.js";
+import { resolveContext, type CacheContext } from "./request-context.js";
+import { Session } from "./session.js";
+import type { AnswerType, CacheRecord, CacheRequest } from "./types.js";
+
+/** Per-request cache options (camelCase; request bodies use the snake_case forms). */
+export interface RequestOptions {
+  /** The cache to use instead of the global one. */
+  cacheObj?: Cache;
+  /** Per-stage arguments or overrides (see CacheContext). */
+  cacheContext?: CacheContext;
+  /** Do not read the cache (still embeds and stores the answer). */
+  cacheSkip?: boolean;
+  /** The conversation this request belongs to (a Session, or its name). */
+  session?: Session | string;
+  /** 0 to 2; above 0 the cache is skipped at random, at 2 always. Defaults to the request's temperature, else 0. */
+  temperature?: number;
+  /** Candidates fetched from the vector index (default config.topK). */
+  topK?: number;
+  /** Answer from the cache only: a miss returns null instead of calling the model. */
+  searchOnly?: boolean;
+}
+
+/** A stored answer as a surface produces it: text, or text with its type (images: object-store keys). */
+export type StoredAnswer = string | { answer: string; answerType: AnswerType };
+
+/** A cache hit, handed to the surface to build its own result shape. */
+export interface CacheHit {
+  answer: string;
+  answerType: AnswerType;
+  /** Normalised score in [0, 1]. */
+  score: number;
+  id: number;
+  /** The stored question that matched. */
+  question: string;
+  record: CacheRecord;
+  /** Every hit the post function kept, best first (the chosen one included). */
+  candidates: ReadonlyArray<{ score: number; record: CacheRecord }>;
+}
+
+interface SurfaceBase {
+  /** Names the surface: concurrent identical misses share one model call only within one surface. */
+  name: string;
+  /** Put/get semantics: cache faults throw instead of failing open. */
+  strict?: boolean;
+}
+
+/** A surface whose model call returns one value. */
+export interface ValueSurface<R> extends SurfaceBase {
+  call(): Promise<R>;
+  /** What to store from a result; falsy = store nothing. */
+  answerOf(result: R): StoredAnswer | null | undefined | Promise<StoredAnswer | null | undefined>;
+  fromCache(hit: CacheHit): R | Promise<R>;
+}
+
+/** A surface whose model call returns a stream of chunks. */
+export interface StreamSurface<C> extends SurfaceBase {
+  call(): AsyncIterable<C> | Promise<AsyncIterable<C>>;
+  /** The text a chunk adds to the answer (joined and stored when the stream ends normally). */
+  chunkText(chunk: C): string | null | undefined;
+  /** Replays a hit as chunks of the surface's own shape. */
+  replay(hit: CacheHit): AsyncIterable<C>;
+}
+
+/** Everything the flow derives from a request before it looks anything up. */
+interface Prepared {
+  cache: Cache;
+  options: RequestOptions;
+  context: ReturnType<typeof resolveContext>;
+  session?: Session;
+  temperature: number;
+  skip: boolean;
+  partition: string;
+  /** Undefined when pre-embedding failed (the request then goes straight to the model, nothing stored). */
+  key?: { raw: string | Uint8Array; text: string; hash: string; question: string };
+  embedding?: Promise<EmbeddingOutput>;
+  started: number;
+}
+
+export async function runCached<R>(
+  request: CacheRequest,
+  options: RequestOptions,
+  surface: ValueSurface<R>,
+): Promise<R | null> {
+  const prepared = await prepare(request, options, surface);
+  if (!prepared) return options.searchOnly ? null : surface.call();
+  if (!prepared.skip) {
+    const hit = await lookup(prepared, surface);
+    if (hit) return surface.fromCache(hit);
+  }
+  return shareFlight(prepared, surface, () => missValue(request, prepared, surface));
+}
+
+export async function runCachedStream<C>(
+  request: CacheRequest,
+  options: RequestOptions,
+  surface: StreamSurface<C>,
+): Promise<AsyncIterable<C> | null> {
+  const prepared = await prepare(request, options, surface);
+  if (!prepared) return options.searchOnly ? null : surface.call();
+  if (!prepared.skip) {
+    const hit = await lookup(prepared, surface);
+    if (hit) return surface.replay(hit);
+  }
+  const cache = prepared.cache;
+  if (cache.nextCache) {
+    const upstream = await runCachedStream(request, forNextCache(prepared), surface);
+    return upstream && storeWhenComplete(upstream, prepared, surface);
+  }
+  if (prepared.options.searchOnly) return null;
+  const started = performance.now();
+  const upstream = await surface.call();
+  return storeWhenComplete(upstream, prepared, surface, started);
+}
+
+/** Stores an answer for a request without reading the cache (the simple API's put). Strict: faults throw. */
+export async function putAnswer(request: CacheRequest, options: RequestOptions, answer: StoredAnswer): Promise<void> {
+  const surface = { name: "put", strict: true };
+  const prepared = await prepare(request, { ...options, cacheSkip: true }, surface, false);
+  if (prepared) await save(prepared, answer, surface);
+}
+
+async function missValue<R>(request: CacheRequest, prepared: Prepared, surface: ValueSurface<R>): Promise<R | null> {
+  const cache = prepared.cache;
+  let result: R | null;
+  if (cache.nextCache) {
+    result = await runCached(request, forNextCache(prepared), surface);
+    if (result === null) return null;
+  } else {
+    if (prepared.options.searchOnly) return null;
+    const started = performance.now();
+    result = await surface.call();
+    cache.report.time("llm", performance.now() - started);
+  }
+  const answer = await surface.answerOf(result);
+  if (answer) await save(prepared, answer, surface);
+  return result;
+}
+
+/** The next cache sees the same request and options; what it answers is written back here. */
+function forNextCache(prepared: Prepared): RequestOptions {
+  return { ...prepared.options, cacheObj: prepared.cache.nextCache, cacheSkip: prepared.skip };
+}
+
+/** Concurrent identical misses (same cache, surface, partition and key) share one model call. */
+async function shareFlight<R>(prepared: Prepared, surface: SurfaceBase, run: () => Promise<R>): Promise<R> {
+  if (prepared.skip || !prepared.key) return run();
+  const flights = prepared.cache.flights;
+  const id = `${surface.name}\u0000${prepared.key.hash}`;
+  const existing = flights.get(id);
+  if (existing) return existing as Promise<R>;
+  const flight = run().finally(() => flights.delete(id));
+  flights.set(id, flight);
+  return flight;
+}
+
+/** Passes chunks through as they arrive; stores the joined text only when the stream ends normally. */
+async function* storeWhenComplete<C>(
+  upstream: AsyncIterable<C>,
+  prepared: Prepared,
+  surface: StreamSurface<C>,
+  started?: number,
+): AsyncIterable<C> {
+  let text = "";
+  for await (const chunk of upstream) {
+    text += surface.chunkText(chunk) ?? "";
+    yield chunk;
+  }
+  if (started !== undefined) prepared.cache.report.time("llm", performance.now() - started);
+  if (text) await save(prepared, text, surface);
+}
+
+/** Validates options, applies the enable function and temperature rule, and computes the key. */
+async function prepare(
+  request: CacheRequest,
+  options: RequestOptions,
+  surface: SurfaceBase,
+  counted = true,
+): Promise<Prepared | null> {
+  if (typeof request !== "object" || request === null) throw new ValidationError("The request must be an object.");
+  validateOptions(options);
+  const cache = options.cacheObj ?? globalCache;
+  if (!cache.hasInit) throw new NotInitError();
+  if (counted) cache.report.requests++;
+  if (!cache.cacheEnableFunc(request, options)) return null;
+
+  const temperature = options.temperature ?? (request.temperature as number | undefined) ?? 0;
+  if (typeof temperature !== "number" || !(temperature >= 0 && temperature <= 2)) {
+    throw new ValidationError(`temperature must be a number from 0 to 2, got ${String(temperature)}.`);
+  }
+  const skip = decideSkip(temperature, options.cacheSkip === true, cache.config.random);
+  if (skip && counted) cache.report.skips++;
+  const prepared: Prepared = {
+    cache,
+    options,
+    context: resolveContext(options.cacheContext),
+    session: typeof options.session === "string" ? new Session({ name: options.session, cache }) : options.session,
+    temperature,
+    skip,
+    partition: partitionOf(request, cache.config.partitionKeys),
+    started: performance.now(),
+  };
+  try {
+    const pre = await timed(cache, "pre", async () => {
+      const context = { config: cache.config, extra: prepared.context.preEmbeddingFunc.extra };
+      return (prepared.context.preEmbeddingFunc.fn ?? cache.preEmbeddingFunc)(request, context);
+    });
+    prepared.key = toKey(pre, prepared.partition);
+  } catch (error) {
+    fault(prepared.cache, surface, error);
+  }
+  return prepared;
+}
+
+function toKey(pre: PreEmbeddingResult, partition: string): Prepared["key"] {
+  const raw = typeof pre === "object" && !(pre instanceof Uint8Array) ? pre.key : pre;
+  if (typeof raw !== "string" && !(raw instanceof Uint8Array)) {
+    throw new ValidationError("The pre-embedding function must return a string, bytes, or { key, store }.");
+  }
+  const text = keyText(raw);
+  const stored = typeof pre === "object" && !(pre instanceof Uint8Array) ? pre.store : undefined;
+  return { raw, text, hash: keyHash(partition, text), question: stored ?? text };
+}
+
+/** GPTCache's rule: T <= 0 reads unless cacheSkip; T >= 2 never reads; between, skips with 1/(1+e^(1/T)). */
+export function decideSkip(temperature: number, cacheSkip: boolean, random: () => number): boolean {
+  if (cacheSkip || temperature >= 2) return true;
+  if (temperature <= 0) return false;
+  return random() < 1 / (1 + Math.exp(1 / temperature));
+}
+
+function validateOptions(options: RequestOptions): void {
+  if (typeof options !== "object" || options === null) throw new ValidationError("Cache options must be an object.");
+  const { cacheObj, cacheSkip, searchOnly, topK, session, temperature } = options;
+  if (cacheObj !== undefined && !(cacheObj instanceof Cache)) throw new ValidationError("cacheObj must be a Cache.");
+  if (cacheSkip !== undefined && typeof cacheSkip !== "boolean") throw new ValidationError("cacheSkip must be a boolean.");
+  if (searchOnly !== undefined && typeof searchOnly !== "boolean") throw new ValidationError("searchOnly must be a boolean.");
+  if (topK !== undefined && !(Number.isInteger(topK) && topK >= 1)) throw new ValidationError("topK must be a positive integer.");
+  if (temperature !== undefined && typeof temperature !== "number") throw new ValidationError("temperature must be a number.");
+  if (session !== undefined && !(session instanceof Session) && !(typeof session === "string" && session.length > 0)) {
+    throw new ValidationError("session must be a Session or a non-empty string.");
+  }
+}
+
+/** Exact key first (no embedding needed), then the vector search. Faults fail open (null) unless strict. */
+async function lookup(prepared: Prepared, surface: SurfaceBase): Promise<CacheHit | null> {
+  const { cache, key } = prepared;
+  if (!key) return null;
+  try {
+    const scored: Array<{ score: number; record: CacheRecord }> = [];
+    const exact = await timed(cache, "data", () => cache.dataManager.findExact(key.hash));
+    if (exact) await judge(prepared, exact, 0, exact.embedding ?? key.text, scored);
+    if (scored.length === 0) await searchAndJudge(prepared, exact?.id, scored);
+    const hit = pick(prepared, scored);
+    if (hit) {
+      recordHit(prepared, hit);
+      return hit;
+    }
+  } catch (error) {
+    fault(cache, surface, error);
+  }
+  cache.report.misses++;
+  return null;
+}
+
+async function searchAndJudge(
+  prepared: Prepared,
+  alreadyJudged: number | undefined,
+  scored: Array<{ score: number; record: CacheRecord }>,
+): Promise<void> {
+  const { cache, context } = prepared;
+  const custom = context.searchFunc.fn;
+  if (!custom && !cache.dataManager.vector) return;
+  const embedding = await embeddingOf(prepared);
+  if (typeof embedding === "string") return;
+  const topK = prepared.options.topK ?? cache.config.topK;
+  const hits: VectorHit[] = await timed(cache, "search", async () =>
+    custom ? custom(embedding, topK, context.searchFunc.extra) : cache.dataManager.search(embedding, topK),
+  );
+  const candidates = hits.filter((hit) => hit.id !== alreadyJudged);
+  const records = await timed(cache, "data", () =>
+    Promise.all(
+      candidates.map((hit) =>
+        context.getScalarData.fn
+          ? context.getScalarData.fn(hit.id, context.getScalarData.extra)
+          : cache.dataManager.getScalarData(hit.id),
+      ),
+    ),
+  );
+  await Promise.all(
+    records.map((record, i) => (record ? judge(prepared, record, candidates[i].distance, embedding, scored) : undefined)),
+  );
+}
+
+/** Scores one candidate and keeps it when it passes the partition, session and threshold checks. */
+async function judge(
+  prepared: Prepared,
+  record: CacheRecord,
+  distance: number,
+  queryEmbedding: EmbeddingOutput,
+  scored: Array<{ score: number; record: CacheRecord }>,
+): Promise<void> {
+  const { cache, session, context, key } = prepared;
+  if (record.partition !== prepared.partition || !key) return;
+  if (session) {
+    const sessions = await cache.dataManager.sessionsOf(record.id);
+    if (!session.checkHit(session.name, sessions, record.question, record.answer)) return;
+  }
+  const candidate: EvaluationCandidate = {
+    question: record.question,
+    answer: record.answer,
+    embedding: record.embedding,
+    distance,
+    createOn: record.createOn,
+    record,
+  };
+  const source = { question: key.question, embedding: queryEmbedding };
+  const evaluation = cache.similarityEvaluation;
+  const raw = await timed(cache, "evaluation", async () =>
+    context.evaluationFunc.fn
+      ? context.evaluationFunc.fn(source, candidate, context.evaluationFunc.extra)
+      : evaluation.evaluation(source, candidate, {
+          extra: context.evaluationFunc.extra,
+          search: (vector, topK) => cache.dataManager.search(vector, topK),
+        }),
+  );
+  const score = normalizeScore(evaluation, raw);
+  if (score >= cache.config.similarityThreshold) scored.push({ score, record });
+}
+
+function pick(prepared: Prepared, scored: Array<{ score: number; record: CacheRecord }>): CacheHit | null {
+  if (scored.length === 0) return null;
+  const cache = prepared.cache;
+  const started = performance.now();
+  scored.sort((a, b) => b.score - a.score);
+  const picked = cache.postProcessMessagesFunc(scored, { temperature: prepared.temperature, random: cache.config.random });
+  cache.report.time("post", performance.now() - started);
+  const list = Array.isArray(picked) ? (picked as typeof scored) : picked ? [picked as (typeof scored)[number]] : [];
+  if (list.length === 0) return null;
+  const { score, record } = list[0];
+  return {
+    answer: record.answer,
+    answerType: record.answerType,
+    score,
+    id: record.id,
+    question: record.question,
+    record,
+    candidates: Array.isArray(picked) ? list : scored,
+  };
+}
+
+/** Bookkeeping of a hit: counters, the buffered last-access update, a report row, the session link. */
+function recordHit(prepared: Prepared, hit: CacheHit): void {
+  const { cache, session, key } = prepared;
+  const now = Date.now();
+  cache.report.hits++;
+  cache.report.savedTokens += Math.ceil(hit.answer.length / 4);
+  cache.dataManager.hit(hit.id, now);
+  cache.dataManager.report({
+    userQuestion: key?.question ?? "",
+    cacheQuestionId: hit.id,
+    cacheQuestion: hit.question,
+    cacheAnswer: hit.answer,
+    similarity: hit.score,
+    cacheDeltaTime: performance.now() - prepared.started,
+    cacheTime: now,
+  });
+  if (session) void cache.dataManager.addSession(hit.id, session.name).catch(() => cache.report.errors++);
+}
+
+/** The request's embedding, computed once (the lookup and the save share it). */
+function embeddingOf(prepared: Prepared): Promise<EmbeddingOutput> {
+  const { cache, context, key } = prepared;
+  if (!key) return Promise.reject(new ValidationError("No key to embed."));
+  prepared.embedding ??= timed(cache, "embedding", async () => {
+    const custom = context.embeddingFunc.fn;
+    const output = custom
+      ? await custom(key.raw, context.embeddingFunc.extra)
+      : await cache.embeddingFunc.embed(key.raw, context.embeddingFunc.extra);
+    return Array.isArray(output) ? Float32Array.from(output) : output;
+  });
+  return prepared.embedding;
+}
+
+/** Stores an answer. Faults are counted and swallowed (the caller still gets its answer) unless strict. */
+async function save(prepared: Prepared, answer: StoredAnswer, surface: SurfaceBase): Promise<void> {
+  const { cache, key } = prepared;
+  if (!key) return;
+  const { answer: text, answerType } = typeof answer === "string" ? { answer, answerType: "str" as const } : answer;
+  if (!text) return;
+  try {
+    const embedding = await embeddingOf(prepared);
+    await timed(cache, "save", () =>
+      cache.dataManager.save([
+        {
+          question: key.question,
+          keyHash: key.hash,
+          partition: prepared.partition,
+          answer: text,
+          answerType,
+          embedding,
+          session: prepared.session?.name,
+        },
+      ]),
+    );
+    await cache.afterSave();
+  } catch (error) {
+    if (ValueTooLongError.isInstance(error) && !surface.strict) cache.report.savesSkipped++;
+    fault(cache, surface, error);
+  }
+}
+
+/** A cache fault: rethrown on strict surfaces, otherwise counted (the model answer still flows). */
+function fault(cache: Cache, surface: SurfaceBase, error: unknown): void {
+  if (surface.strict) throw error;
+  cache.report.errors++;
+  cache.onError?.(error instanceof Error ? error : new SemcacheError("SEMCACHE_STORE", String(error)));
+}
+
+async function timed<T>(cache: Cache, stage: Stage, run: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await run();
+  } finally {
+    cache.report.time(stage, performance.now() - started);
+  }
+}

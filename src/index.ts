@@ -1,0 +1,68 @@
+/** langchain-semcache: a semantic cache for LLM calls. */
+export { Cache, cache, cacheAll, type CacheEnableFunc, type CacheInitOptions, type ImportOptions } from "./core/cache.js";
+export { Config, DEFAULT_PARTITION_KEYS, type ConfigOptions } from "./core/config.js";
+export * from "./core/errors.js";
+export { put, get, importData, flush, type ApiOptions } from "./core/api.js";
+export {
+  runCached,
+  runCachedStream,
+  putAnswer,
+  decideSkip,
+  type CacheHit,
+  type RequestOptions,
+  type StoredAnswer,
+  type ValueSurface,
+  type StreamSurface,
+} from "./core/pipeline.js";
+export type { CacheContext } from "./core/request-context.js";
+export { Session, checkHitSession, type SessionCheck, type SessionOptions } from "./core/session.js";
+export { Report, STAGES, type Stage, type StageTiming } from "./core/report.js";
+export { partitionOf, keyHash, keyText, stableStringify } from "./core/keys.js";
+export { splitIntoChunks } from "./core/replay.js";
+export { l2Normalize, cosineSimilarity, dot } from "./core/vector-math.js";
+export type * from "./core/types.js";
+
+export { cached, type CachedOptions } from "./adapters/function.js";
+
+export * from "./processors/pre.js";
+export * from "./processors/post.js";
+export { concatAllQueries } from "./processors/context/concat.js";
+export type * from "./processors/types.js";
+
+export { StringEmbedding } from "./embeddings/string.js";
+export * from "./embeddings/resolve.js";
+export type * from "./embeddings/types.js";
+
+export { ExactMatchEvaluation } from "./similarity/exact-match.js";
+export { DistanceEvaluation } from "./similarity/distance.js";
+export { TimeEvaluation } from "./similarity/time.js";
+export { SequenceMatchEvaluation } from "./similarity/sequence-match.js";
+export { KReciprocalEvaluation } from "./similarity/k-reciprocal.js";
+export { normalizeScore } from "./similarity/score.js";
+export type * from "./similarity/types.js";
+
+export { DataManager, type DataManagerOptions, type SaveItem } from "./manager/data-manager.js";
+export { MapDataManager, type MapDataManagerOptions } from "./manager/map-manager.js";
+export {
+  managerFactory,
+  SCALAR_KINDS,
+  OBJECT_KINDS,
+  type ManagerFactoryOptions,
+  type ManagerComponents,
+  type ScalarParams,
+  type VectorParams,
+  type ObjectParams,
+} from "./manager/factory.js";
+export * from "./manager/eviction/policies.js";
+export type * from "./manager/eviction/types.js";
+
+export { MemoryScalarStore } from "./stores/scalar/memory.js";
+export { SqliteScalarStore } from "./stores/scalar/sqlite.js";
+export { DEFAULT_TABLE_LEN } from "./stores/scalar/types.js";
+export type * from "./stores/scalar/types.js";
+export { HnswIndex } from "./stores/vector/hnsw.js";
+export { LangChainVectorIndex } from "./stores/vector/langchain-bridge.js";
+export { createVectorIndex, isLangChainVectorStore, VECTOR_KINDS } from "./stores/vector/kinds.js";
+export type * from "./stores/vector/types.js";
+export { LocalObjectStore } from "./stores/object/local.js";
+export type * from "./stores/object/types.js";

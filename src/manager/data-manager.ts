@@ -1,0 +1,319 @@
+import { DimensionMismatchError, ValidationError } from "../core/errors.js";
+import type { AnswerType, CacheRecord, NewRecord, QuestionDep, ReportRow } from "../core/types.js";
+import { l2Normalize } from "../core/vector-math.js";
+import type { ObjectStore } from "../stores/object/types.js";
+import type { ScalarStore } from "../stores/scalar/types.js";
+import type { VectorHit, VectorIndex } from "../stores/vector/types.js";
+import { evictionPolicy } from "./eviction/policies.js";
+import type { EvictionPolicy } from "./eviction/types.js";
+
+/** One entry to store. */
+export interface SaveItem {
+  question: string;
+  keyHash: string;
+  partition: string;
+  answer: string;
+  answerType?: AnswerType;
+  /** A vector (normalised here), or the key string of an exact-match cache (not indexed). */
+  embedding?: Float32Array | readonly number[] | string;
+  session?: string;
+  deps?: QuestionDep[];
+}
+
+export interface DataManagerOptions {
+  scalar: ScalarStore;
+  vector?: VectorIndex;
+  object?: ObjectStore;
+  /** Live entries kept at most; none by default. */
+  maxSize?: number;
+  /** Entries evicted at once when over maxSize; default 20% of maxSize, at least 1. */
+  cleanSize?: number;
+  /** "LRU" (default), "LFU", "FIFO" or a custom policy. */
+  eviction?: string | EvictionPolicy;
+  /** Seconds an entry lives (hidden after, purged on later saves and on flush). */
+  ttl?: number;
+  /** Hits buffered before their last-access/hit-count updates are written in one go. Default 64. */
+  touchBatch?: number;
+}
+
+interface PendingTouch {
+  id: number;
+  at: number;
+  count: number;
+}
+
+const REBUILD_PAGE = 2000;
+const BUFFER_FLUSH_MS = 1000;
+
+/**
+ * Storage behind a cache: a scalar store (rows), an optional vector index and object store, eviction and
+ * expiry. Hits are recorded in memory and written in batches (a per-hit UPDATE doubles the cost of a hit).
+ */
+export class DataManager {
+  readonly scalar: ScalarStore;
+  readonly vector?: VectorIndex;
+  readonly object?: ObjectStore;
+  readonly eviction: EvictionPolicy;
+  readonly maxSize?: number;
+  readonly cleanSize: number;
+  readonly ttlMs?: number;
+  private readonly touchBatch: number;
+  private touches = new Map<number, PendingTouch>();
+  private reports: ReportRow[] = [];
+  private bufferTimer?: NodeJS.Timeout;
+  private lastPurge = 0;
+  /** Vectors added since the index was last saved (saving a large index is costly; the scalar store can rebuild it). */
+  private unsavedVectors = 0;
+  private initialised?: Promise<void>;
+
+  constructor(options: DataManagerOptions) {
+    const { maxSize, cleanSize, ttl } = options;
+    if (!options.scalar) throw new ValidationError("DataManager needs a scalar store.");
+    if (maxSize !== undefined && !(Number.isInteger(maxSize) && maxSize >= 1)) {
+      throw new ValidationError("maxSize must be a positive integer.");
+    }
+    if (cleanSize !== undefined && !(Number.isInteger(cleanSize) && cleanSize >= 1)) {
+      throw new ValidationError("cleanSize must be a positive integer.");
+    }
+    if (ttl !== undefined && !(typeof ttl === "number" && ttl > 0)) {
+      throw new ValidationError("ttl must be a positive number of seconds.");
+    }
+    this.scalar = options.scalar;
+    this.vector = options.vector;
+    this.object = options.object;
+    this.eviction = evictionPolicy(options.eviction ?? "LRU");
+    this.maxSize = maxSize;
+    this.cleanSize = Math.min(cleanSize ?? Math.max(1, Math.floor((maxSize ?? 0) * 0.2)), maxSize ?? Infinity);
+    this.ttlMs = ttl === undefined ? undefined : ttl * 1000;
+    this.touchBatch = options.touchBatch ?? 64;
+  }
+
+  /** Opens the stores and brings an in-process index up to date with the scalar store. Idempotent. */
+  init(): Promise<void> {
+    this.initialised ??= this.open();
+    return this.initialised;
+  }
+
+  private async open(): Promise<void> {
+    await this.scalar.init();
+    await this.vector?.init();
+    await this.object?.init();
+    await this.catchUpIndex();
+  }
+
+  /** Re-adds rows an in-process index missed (not saved before a crash, or not persistent at all). */
+  private async catchUpIndex(): Promise<void> {
+    const index = this.vector;
+    if (!index || index.capabilities.shared || !this.scalar.capabilities.persistent) return;
+    let after = index.capabilities.persistent && index.lastId ? await index.lastId() : 0;
+    for (;;) {
+      const rows = await this.scalar.embeddingsAfter(after, REBUILD_PAGE);
+      if (rows.length === 0) return;
+      await index.add(rows.map((row) => ({ id: row.id, vector: row.embedding })));
+      after = rows[rows.length - 1].id;
+    }
+  }
+
+  /** Stores entries (one scalar transaction, then the index); evicts and purges as configured. Returns ids. */
+  async save(items: readonly SaveItem[]): Promise<number[]> {
+    if (items.length === 0) return [];
+    const now = Date.now();
+    const records: NewRecord[] = items.map((item) => ({
+      question: item.question,
+      answer: item.answer,
+      answerType: item.answerType ?? "str",
+      keyHash: item.keyHash,
+      partition: item.partition,
+      deps: item.deps,
+      embedding: this.prepareVector(item.embedding),
+      createOn: now,
+      session: item.session,
+    }));
+    await this.makeRoom(records.length);
+    const ids = await this.scalar.insert(records);
+    if (this.vector) {
+      const vectors = [];
+      for (let i = 0; i < ids.length; i++) {
+        const vector = records[i].embedding;
+        if (vector) vectors.push({ id: ids[i], vector });
+      }
+      if (vectors.length > 0) {
+        await this.vector.add(vectors);
+        this.unsavedVectors += vectors.length;
+      }
+    }
+    await this.enforceLimits(now);
+    return ids;
+  }
+
+  /** Normalises a vector and checks its length against the index; strings (exact keys) are not indexed. */
+  private prepareVector(embedding: SaveItem["embedding"]): Float32Array | undefined {
+    if (embedding === undefined || typeof embedding === "string") return undefined;
+    const dimension = this.vector?.dimension ?? 0;
+    if (dimension > 0 && embedding.length !== dimension) throw new DimensionMismatchError(dimension, embedding.length);
+    return l2Normalize(embedding);
+  }
+
+  /**
+   * Evicts before inserting, so new entries are never their own victims (under LFU a fresh entry has the
+   * fewest hits of all).
+   */
+  private async makeRoom(incoming: number): Promise<void> {
+    if (this.maxSize === undefined || incoming >= this.maxSize) return;
+    await this.writeTouches();
+    await this.evict(this.maxSize - incoming);
+  }
+
+  private async evict(limit: number): Promise<number> {
+    const evicted = await this.scalar.evict(this.eviction, limit, Math.min(this.cleanSize, limit));
+    if (evicted.length > 0) await this.vector?.delete(evicted);
+    return evicted.length;
+  }
+
+  private async enforceLimits(now: number): Promise<void> {
+    // Still over (a batch larger than the room made, or another replica writing at once): trim to maxSize.
+    if (this.maxSize !== undefined) while ((await this.evict(this.maxSize)) > 0);
+    // Expired rows are hidden on read at once; purging them is throttled to once per tenth of the ttl.
+    if (this.ttlMs !== undefined && now - this.lastPurge >= this.ttlMs / 10) {
+      this.lastPurge = now;
+      const expired = await this.scalar.expire(now - this.ttlMs);
+      if (expired.length > 0) await this.vector?.delete(expired);
+    }
+  }
+
+  private isExpired(record: CacheRecord, now = Date.now()): boolean {
+    return this.ttlMs !== undefined && record.createOn < now - this.ttlMs;
+  }
+
+  /** The newest live entry stored under this exact key, or null. */
+  async findExact(keyHash: string): Promise<CacheRecord | null> {
+    const record = await this.scalar.findByKey(keyHash);
+    return record && !this.isExpired(record) ? record : null;
+  }
+
+  /** Nearest entries to a vector (normalised here). Without a vector index: none. */
+  async search(embedding: Float32Array | readonly number[], topK: number): Promise<VectorHit[]> {
+    if (!this.vector) return [];
+    const dimension = this.vector.dimension;
+    if (dimension > 0 && embedding.length !== dimension) throw new DimensionMismatchError(dimension, embedding.length);
+    return this.vector.search(l2Normalize(embedding), topK);
+  }
+
+  /** A live, unexpired entry by id, or null (a search hit whose row is gone is dropped, not an error). */
+  async getScalarData(id: number): Promise<CacheRecord | null> {
+    const record = await this.scalar.get(id);
+    if (record && !this.isExpired(record)) return record;
+    // An in-process index may still hold an entry another replica evicted: drop it there too.
+    if (!record && this.vector && !this.vector.capabilities.shared) await this.vector.delete([id]);
+    return null;
+  }
+
+  /** Records a hit (written in a batch later). */
+  hit(id: number, at = Date.now()): void {
+    const pending = this.touches.get(id);
+    if (pending) {
+      pending.count++;
+      pending.at = Math.max(pending.at, at);
+    } else {
+      this.touches.set(id, { id, at, count: 1 });
+    }
+    if (this.touches.size >= this.touchBatch) void this.writeBuffers().catch(() => undefined);
+    else this.scheduleBufferWrite();
+  }
+
+  /** Queues a report row (written with the hit updates). */
+  report(row: ReportRow): void {
+    this.reports.push(row);
+    if (this.reports.length >= this.touchBatch) void this.writeBuffers().catch(() => undefined);
+    else this.scheduleBufferWrite();
+  }
+
+  private scheduleBufferWrite(): void {
+    if (this.bufferTimer) return;
+    this.bufferTimer = setTimeout(() => {
+      this.bufferTimer = undefined;
+      void this.writeBuffers().catch(() => undefined);
+    }, BUFFER_FLUSH_MS);
+    this.bufferTimer.unref();
+  }
+
+  private async writeTouches(): Promise<void> {
+    if (this.touches.size === 0) return;
+    const touches = [...this.touches.values()];
+    this.touches = new Map();
+    await this.scalar.touch(touches);
+  }
+
+  private async writeBuffers(): Promise<void> {
+    if (this.bufferTimer) {
+      clearTimeout(this.bufferTimer);
+      this.bufferTimer = undefined;
+    }
+    await this.writeTouches();
+    if (this.reports.length > 0) {
+      const reports = this.reports;
+      this.reports = [];
+      await this.scalar.addReports(reports);
+    }
+  }
+
+  addSession(id: number, session: string): Promise<void> {
+    return this.scalar.addSession(id, session);
+  }
+
+  sessionsOf(id: number): Promise<string[]> {
+    return this.scalar.sessionsOf(id);
+  }
+
+  listSessions(session?: string): Promise<Array<{ id: number; session: string }>> {
+    return this.scalar.listSessions(session);
+  }
+
+  deleteSession(session: string): Promise<number> {
+    return this.scalar.deleteSession(session);
+  }
+
+  /** Number of live entries. */
+  count(): Promise<number> {
+    return this.scalar.count();
+  }
+
+  /** Removes every entry. */
+  async clear(): Promise<void> {
+    await this.writeBuffers();
+    await this.scalar.clear();
+    await this.vector?.clear();
+  }
+
+  /**
+   * Writes buffered hits and reports, purges deleted rows, and saves file-backed stores. With `partial`
+   * (auto flush), a file-backed index is saved only once it lags by 1,000 vectors or 10%: rows are durable in
+   * the scalar store already and the index catches up from them on start.
+   */
+  async flush(options: { partial?: boolean } = {}): Promise<void> {
+    await this.writeBuffers();
+    if (this.ttlMs !== undefined) {
+      const expired = await this.scalar.expire(Date.now() - this.ttlMs);
+      if (expired.length > 0) await this.vector?.delete(expired);
+    }
+    await this.scalar.purgeDeleted();
+    await this.scalar.flush();
+    if (this.vector && this.unsavedVectors > 0) {
+      const lagging = this.unsavedVectors >= Math.max(1000, (await this.vector.count()) / 10);
+      if (!options.partial || lagging) {
+        await this.vector.flush();
+        this.unsavedVectors = 0;
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    if (!this.initialised) return;
+    try {
+      await this.flush();
+    } finally {
+      await Promise.allSettled([this.scalar.close(), this.vector?.close(), this.object?.close()]);
+      this.initialised = undefined;
+    }
+  }
+}

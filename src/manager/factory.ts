@@ -1,0 +1,128 @@
+import { join } from "node:path";
+import { UnknownKindError, ValidationError } from "../core/errors.js";
+import { LocalObjectStore } from "../stores/object/local.js";
+import type { ObjectStore } from "../stores/object/types.js";
+import { MemoryScalarStore } from "../stores/scalar/memory.js";
+import { SqliteScalarStore } from "../stores/scalar/sqlite.js";
+import type { ScalarStore, TableLenConfig } from "../stores/scalar/types.js";
+import { createVectorIndex, isLangChainVectorStore } from "../stores/vector/kinds.js";
+import type { VectorIndex } from "../stores/vector/types.js";
+import { DataManager } from "./data-manager.js";
+import type { EvictionPolicy } from "./eviction/types.js";
+
+export interface ScalarParams {
+  /** File (sqlite) or JSON file (memory); defaults under dataDir. */
+  path?: string;
+  tablePrefix?: string;
+  tableLenConfig?: Partial<TableLenConfig>;
+  [option: string]: unknown;
+}
+
+export interface VectorParams {
+  /** Vector length; default: taken from the first vector stored (the embedding's dimension). */
+  dimension?: number;
+  /** File or folder of a file-backed index; defaults under dataDir. */
+  path?: string;
+  [option: string]: unknown;
+}
+
+export interface ObjectParams {
+  path?: string;
+  [option: string]: unknown;
+}
+
+export interface ManagerFactoryOptions {
+  /** Where file-backed stores live. Default `./semcache_data`. */
+  dataDir?: string;
+  maxSize?: number;
+  cleanSize?: number;
+  eviction?: string | EvictionPolicy;
+  /** Seconds an entry lives. */
+  ttl?: number;
+  scalarParams?: ScalarParams;
+  vectorParams?: VectorParams;
+  objectParams?: ObjectParams;
+}
+
+/** Components by name or as instances (a LangChain VectorStore is accepted as the vector store). */
+export interface ManagerComponents {
+  scalar: string | ScalarStore;
+  vector?: string | VectorIndex | object;
+  object?: string | ObjectStore;
+}
+
+type ScalarFactory = (params: ScalarParams, dataDir: string) => ScalarStore;
+
+/** Scalar store kinds by name. */
+export const SCALAR_KINDS: Record<string, ScalarFactory> = {
+  memory: (params) => new MemoryScalarStore({ path: params.path }),
+  sqlite: (params, dataDir) =>
+    new SqliteScalarStore({
+      path: params.path ?? join(dataDir, "sqlite.db"),
+      tablePrefix: params.tablePrefix,
+      tableLenConfig: params.tableLenConfig,
+    }),
+};
+
+type ObjectFactory = (params: ObjectParams, dataDir: string) => ObjectStore;
+
+/** Object store kinds by name. */
+export const OBJECT_KINDS: Record<string, ObjectFactory> = {
+  local: (params, dataDir) => new LocalObjectStore({ path: params.path ?? join(dataDir, "objects") }),
+};
+
+/**
+ * Builds a DataManager from a "scalar,vector[,object]" string (GPTCache's manager_factory), e.g.
+ * `managerFactory("sqlite,hnswlib", { dataDir: "./cache" })`, or from components by name or instance.
+ * "sqlite" alone gives an exact-match store with no index.
+ */
+export function managerFactory(
+  kinds: string | ManagerComponents = "sqlite,hnswlib",
+  options: ManagerFactoryOptions = {},
+): DataManager {
+  const components = typeof kinds === "string" ? parseKinds(kinds) : kinds;
+  if (typeof components !== "object" || components === null || components.scalar === undefined) {
+    throw new ValidationError('managerFactory needs a "scalar,vector[,object]" string or { scalar, vector?, object? }.');
+  }
+  const dataDir = options.dataDir ?? "./semcache_data";
+  return new DataManager({
+    scalar: resolveScalar(components.scalar, options.scalarParams ?? {}, dataDir),
+    vector: components.vector === undefined ? undefined : resolveVector(components.vector, options.vectorParams ?? {}, dataDir),
+    object: components.object === undefined ? undefined : resolveObject(components.object, options.objectParams ?? {}, dataDir),
+    maxSize: options.maxSize,
+    cleanSize: options.cleanSize,
+    eviction: options.eviction,
+    ttl: options.ttl,
+  });
+}
+
+function parseKinds(kinds: string): ManagerComponents {
+  const [scalar, vector, object, ...rest] = kinds.split(",").map((part) => part.trim().toLowerCase());
+  if (!scalar || rest.length > 0) {
+    throw new ValidationError(`"${kinds}" is not a "scalar,vector[,object]" string.`);
+  }
+  return { scalar, vector: vector || undefined, object: object || undefined };
+}
+
+function resolveScalar(scalar: string | ScalarStore, params: ScalarParams, dataDir: string): ScalarStore {
+  if (typeof scalar !== "string") return scalar;
+  const factory = SCALAR_KINDS[scalar];
+  if (!factory) throw new UnknownKindError("scalar store", scalar, Object.keys(SCALAR_KINDS));
+  return factory(params, dataDir);
+}
+
+function resolveVector(vector: string | VectorIndex | object, params: VectorParams, dataDir: string): VectorIndex {
+  if (typeof vector === "string") {
+    const { dimension = 0, path = join(dataDir, vector), ...rest } = params;
+    return createVectorIndex(vector, { ...rest, dimension, path });
+  }
+  if (isLangChainVectorStore(vector)) return createVectorIndex(vector, { ...params, dimension: params.dimension ?? 0 });
+  return vector as VectorIndex;
+}
+
+function resolveObject(object: string | ObjectStore, params: ObjectParams, dataDir: string): ObjectStore {
+  if (typeof object !== "string") return object;
+  const factory = OBJECT_KINDS[object];
+  if (!factory) throw new UnknownKindError("object store", object, Object.keys(OBJECT_KINDS));
+  return factory(params, dataDir);
+}

@@ -1,0 +1,17 @@
+import type { CacheRequest } from "../../core/types.js";
+import { messageRole, messageText, requestMessages } from "../pre.js";
+import type { PreEmbeddingContext } from "../types.js";
+
+/**
+ * Keys a conversation on its recent turns: the last config.contextLen messages whose role is not in
+ * config.skipList, as "USER: ..." lines (the format SequenceMatchEvaluation splits into rounds). Skipped
+ * roles are dropped before counting, so contextLen always means that many kept turns.
+ */
+export function concatAllQueries(request: CacheRequest, context: PreEmbeddingContext): string {
+  const { contextLen, skipList } = context.config;
+  const kept = requestMessages(request, "concatAllQueries").filter((message) => !skipList.includes(messageRole(message)));
+  return kept
+    .slice(-contextLen)
+    .map((message) => `${messageRole(message).toUpperCase()}: ${messageText(message)}`)
+    .join("\n");
+}

@@ -1,0 +1,21 @@
+import { clamp, embeddingSimilarity } from "./score.js";
+import type { EvaluationCandidate, EvaluationSource, SimilarityEvaluation } from "./types.js";
+
+/**
+ * Scores a candidate by cosine similarity, clamped to [0, 1] (GPTCache's SearchDistanceEvaluation, on a
+ * fixed range so the threshold reads as a similarity). Uses the search's distance when the candidate
+ * carries one, so no vector maths is repeated on the hit path; otherwise compares the two embeddings
+ * (string keys by equality), and without embeddings falls back to comparing the questions.
+ */
+export class DistanceEvaluation implements SimilarityEvaluation {
+  range(): readonly [number, number] {
+    return [0, 1];
+  }
+
+  evaluation(src: EvaluationSource, cached: EvaluationCandidate): number {
+    if (typeof cached.distance === "number") return clamp(1 - cached.distance, 0, 1);
+    const similarity = embeddingSimilarity(src.embedding, cached.embedding ?? cached.record?.embedding);
+    if (similarity !== undefined) return similarity;
+    return src.question === cached.question ? 1 : 0;
+  }
+}

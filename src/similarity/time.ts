@@ -1,0 +1,42 @@
+import { ValidationError } from "../core/errors.js";
+import type { EvaluationCandidate, EvaluationContext, EvaluationSource, SimilarityEvaluation } from "./types.js";
+
+export interface TimeEvaluationOptions {
+  /** The evaluation that scores candidates young enough to be used. */
+  evaluation: SimilarityEvaluation;
+  /** Seconds a stored answer stays usable. Default 86400 (one day), as in GPTCache. */
+  timeRange?: number;
+}
+
+/**
+ * Restricts another evaluation to recent entries (answers about news, prices, ...): a candidate older
+ * than `timeRange` seconds, or one whose age is unknown, scores the inner range's minimum.
+ */
+export class TimeEvaluation implements SimilarityEvaluation {
+  readonly inner: SimilarityEvaluation;
+  readonly timeRange: number;
+
+  constructor(options: TimeEvaluationOptions) {
+    const inner = options?.evaluation;
+    if (typeof inner?.evaluation !== "function" || typeof inner.range !== "function") {
+      throw new ValidationError("TimeEvaluation: `evaluation` must be a similarity evaluation (range() and evaluation()).");
+    }
+    const timeRange = options.timeRange ?? 86400;
+    if (typeof timeRange !== "number" || !(timeRange > 0) || !Number.isFinite(timeRange)) {
+      throw new ValidationError("TimeEvaluation: `timeRange` must be a positive number of seconds.");
+    }
+    this.inner = inner;
+    this.timeRange = timeRange;
+  }
+
+  range(): readonly [number, number] {
+    return this.inner.range();
+  }
+
+  evaluation(src: EvaluationSource, cached: EvaluationCandidate, context?: EvaluationContext): number | Promise<number> {
+    const createOn = cached.createOn ?? cached.record?.createOn;
+    const now = context?.now ?? Date.now();
+    if (typeof createOn !== "number" || (now - createOn) / 1000 > this.timeRange) return this.range()[0];
+    return this.inner.evaluation(src, cached, context);
+  }
+}

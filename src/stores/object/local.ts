@@ -1,0 +1,99 @@
+import { randomUUID } from "node:crypto";
+import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
+import { isAbsolute, join, resolve, sep } from "node:path";
+import { pathToFileURL } from "node:url";
+import { StoreError, ValidationError } from "../../core/errors.js";
+import type { ObjectStore } from "./types.js";
+
+export interface LocalObjectStoreOptions {
+  /** Folder the objects are kept in (created on init). */
+  path: string;
+}
+
+const KIND = "local";
+/** Keys are single file names: letters, digits, dot, dash, underscore; never "." or "..". */
+const KEY_PATTERN = /^[A-Za-z0-9._-]+$/;
+const EXTENSION_PATTERN = /^\.?[A-Za-z0-9]{1,16}$/;
+
+function errorCode(error: unknown): string | undefined {
+  return (error as { code?: string } | null)?.code;
+}
+
+/** Objects (generated images, audio) as files in one folder, named `<random uuid><extension>`. */
+export class LocalObjectStore implements ObjectStore {
+  readonly kind = KIND;
+  private readonly dir: string;
+
+  constructor(options: LocalObjectStoreOptions) {
+    if (typeof options?.path !== "string" || options.path === "") {
+      throw new ValidationError("LocalObjectStore: path must be a folder name");
+    }
+    this.dir = resolve(options.path);
+  }
+
+  async init(): Promise<void> {
+    await this.io("create the folder", () => mkdir(this.dir, { recursive: true }));
+  }
+
+  /** Writes a temporary file, syncs it and renames it: a reader never sees half an object. */
+  async put(data: Uint8Array, options: { extension?: string; contentType?: string } = {}): Promise<string> {
+    const extension = options.extension ?? "";
+    if (extension !== "" && !EXTENSION_PATTERN.test(extension)) {
+      throw new ValidationError(`LocalObjectStore: extension must be 1-16 letters or digits, got "${extension}"`);
+    }
+    const key = `${randomUUID()}${extension === "" || extension.startsWith(".") ? extension : `.${extension}`}`;
+    const temp = join(this.dir, `.${key}.tmp`);
+    await this.io(`write ${key}`, async () => {
+      const handle = await open(temp, "wx");
+      try {
+        await handle.writeFile(data);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temp, join(this.dir, key));
+    });
+    return key;
+  }
+
+  async get(key: string): Promise<Uint8Array | null> {
+    const file = this.fileOf(key);
+    try {
+      return new Uint8Array(await readFile(file));
+    } catch (error) {
+      if (errorCode(error) === "ENOENT") return null;
+      throw new StoreError(KIND, `cannot read ${key}`, { cause: error });
+    }
+  }
+
+  async getUrl(key: string): Promise<string> {
+    return pathToFileURL(this.fileOf(key)).href;
+  }
+
+  async delete(keys: readonly string[]): Promise<void> {
+    const files = keys.map((key) => this.fileOf(key));
+    await this.io("delete", async () => {
+      for (const file of files) await rm(file, { force: true });
+    });
+  }
+
+  async close(): Promise<void> {}
+
+  /** The file of a key; a key that could name anything outside the folder is refused. */
+  private fileOf(key: string): string {
+    if (typeof key !== "string" || !KEY_PATTERN.test(key) || key === "." || key === ".." || isAbsolute(key)) {
+      throw new ValidationError(`LocalObjectStore: invalid key "${String(key)}"`);
+    }
+    const file = resolve(this.dir, key);
+    if (!file.startsWith(this.dir + sep)) throw new ValidationError(`LocalObjectStore: invalid key "${key}"`);
+    return file;
+  }
+
+  private async io<T>(what: string, task: () => Promise<T>): Promise<T> {
+    try {
+      return await task();
+    } catch (error) {
+      throw new StoreError(KIND, `cannot ${what} in ${this.dir}`, { cause: error });
+    }
+  }
+}

@@ -1,0 +1,61 @@
+import { ValidationError, ValueTooLongError } from "../../core/errors.js";
+import type { NewRecord } from "../../core/types.js";
+import { DEFAULT_TABLE_LEN, type TableLenConfig } from "./types.js";
+
+const FIELDS = Object.keys(DEFAULT_TABLE_LEN) as ReadonlyArray<keyof TableLenConfig>;
+
+/** User column lengths merged over DEFAULT_TABLE_LEN; every value a positive integer, no unknown keys. */
+export function resolveTableLen(partial: Partial<TableLenConfig> = {}): Readonly<TableLenConfig> {
+  if (typeof partial !== "object" || partial === null || Array.isArray(partial)) {
+    throw new ValidationError("tableLenConfig must be an object");
+  }
+  const resolved: TableLenConfig = { ...DEFAULT_TABLE_LEN };
+  for (const [key, value] of Object.entries(partial)) {
+    if (!(FIELDS as readonly string[]).includes(key)) {
+      throw new ValidationError(`tableLenConfig: unknown key "${key}"; known keys: ${FIELDS.join(", ")}`);
+    }
+    if (value === undefined) continue;
+    if (!Number.isInteger(value) || value < 1) {
+      throw new ValidationError(`tableLenConfig.${key} must be a positive integer, got ${String(value)}`);
+    }
+    resolved[key as keyof TableLenConfig] = value;
+  }
+  return Object.freeze(resolved);
+}
+
+/** Unicode code points, as SQL VARCHAR(n) counts characters (an emoji is one, not two UTF-16 units). */
+function codePointLength(text: string): number {
+  let length = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    length++;
+  }
+  return length;
+}
+
+/** Throws ValueTooLongError when `value` has more characters than its column allows. */
+export function checkLength(field: keyof TableLenConfig, value: string, limits: Readonly<TableLenConfig>): void {
+  if (typeof value !== "string") throw new ValidationError(`${field} must be a string`);
+  const max = limits[field];
+  // UTF-16 length is an upper bound on code points, so the exact count is only needed near the limit.
+  if (value.length <= max) return;
+  const length = codePointLength(value);
+  if (length > max) throw new ValueTooLongError(field, length, max);
+}
+
+/** Checks every value of a batch before anything is written, so a too-long value rejects the whole batch. */
+export function checkRecords(records: readonly NewRecord[], limits: Readonly<TableLenConfig>): void {
+  for (const record of records) {
+    checkLength("question_question", record.question, limits);
+    checkLength("answer_answer", record.answer, limits);
+    if (record.session !== undefined) checkLength("session_id", record.session, limits);
+    for (const dep of record.deps ?? []) {
+      checkLength("dep_name", dep.name, limits);
+      checkLength("dep_data", dep.data, limits);
+    }
+  }
+}

@@ -1,0 +1,293 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import type BetterSqlite3 from "better-sqlite3";
+import { importOptional, SemcacheError, StoreError, ValidationError } from "../../core/errors.js";
+import type { AnswerType, CacheRecord, NewRecord, QuestionDep, ReportRow } from "../../core/types.js";
+import { bytesToVector, vectorToBytes } from "../../core/vector-math.js";
+import { checkEvictSizes } from "../../manager/eviction/policies.js";
+import type { EvictionPolicy } from "../../manager/eviction/types.js";
+import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
+import { evictionSelect, scalarStatements, sqliteDdl, tableNames, type RecordRow, type TableNames } from "./sqlite-schema.js";
+import type { ScalarStore, ScalarStoreCapabilities, TableLenConfig } from "./types.js";
+
+export interface SqliteScalarStoreOptions {
+  /** Database file (parent directories are created), or ":memory:" for a throwaway store. */
+  path: string;
+  /** Prefix of every table name. Default "semcache_". */
+  tablePrefix?: string;
+  /** Column lengths (see DEFAULT_TABLE_LEN); values longer than these are rejected before writing. */
+  tableLenConfig?: Partial<TableLenConfig>;
+  /** Milliseconds a writer waits for another connection's lock before failing. Default 5000. */
+  busyTimeout?: number;
+}
+
+type Statements = { [K in keyof ReturnType<typeof scalarStatements>]: BetterSqlite3.Statement };
+type Hit = { id: number; at: number; count: number };
+
+/** Prepared statements and transactions of one open database: built once, reused by every call. */
+function prepare(db: BetterSqlite3.Database, tables: TableNames) {
+  const sql = scalarStatements(tables);
+  const s = Object.fromEntries(Object.entries(sql).map(([name, text]) => [name, db.prepare(text)])) as Statements;
+  for (const name of ["count", "countReports", "expiredIds", "sessionsOf"] as const) s[name].pluck();
+  const evictions = new WeakMap<EvictionPolicy, BetterSqlite3.Statement>();
+  const markDeleted = (ids: readonly number[]) => {
+    for (const id of ids) s.markDeleted.run(id);
+  };
+  return {
+    db,
+    s,
+    /** One prepared eviction select per policy object. */
+    evictionSelect(policy: EvictionPolicy): BetterSqlite3.Statement {
+      let select = evictions.get(policy);
+      if (!select) {
+        select = db.prepare(evictionSelect(tables, policy)).pluck();
+        evictions.set(policy, select);
+      }
+      return select;
+    },
+    insert: db.transaction((records: readonly NewRecord[]) =>
+      records.map((r) => {
+        const embedding = r.embedding ? vectorToBytes(r.embedding) : null;
+        const { lastInsertRowid } = s.insertQuestion.run(
+          r.question, r.answer, r.answerType, r.keyHash, r.partition, r.createOn, r.createOn, embedding,
+        );
+        const id = Number(lastInsertRowid);
+        for (const dep of r.deps ?? []) s.insertDep.run(id, dep.name, dep.data, dep.type);
+        if (r.session !== undefined) s.addSession.run(id, r.session);
+        return id;
+      }),
+    ),
+    touch: db.transaction((hits: readonly Hit[]) => {
+      for (const { id, at, count } of hits) s.touch.run(at, at, count, id);
+    }),
+    // Count, choose and mark under one write lock: a second process waits, then sees the smaller count.
+    evict: db.transaction((select: BetterSqlite3.Statement, maxSize: number, cleanSize: number): number[] => {
+      if ((s.count.get() as number) <= maxSize) return [];
+      const ids = select.all(cleanSize) as number[];
+      markDeleted(ids);
+      return ids;
+    }),
+    expire: db.transaction((createdBefore: number): number[] => {
+      const ids = s.expiredIds.all(createdBefore) as number[];
+      markDeleted(ids);
+      return ids;
+    }),
+    markDeleted: db.transaction(markDeleted),
+    purge: db.transaction((): number => {
+      s.purgeSessions.run();
+      s.purgeDeps.run();
+      return s.purgeQuestions.run().changes;
+    }),
+    addReports: db.transaction((rows: readonly ReportRow[]) => {
+      for (const r of rows) {
+        s.addReport.run(
+          r.userQuestion, r.cacheQuestionId, r.cacheQuestion, r.cacheAnswer,
+          r.similarity, r.cacheDeltaTime, r.cacheTime, r.extra ?? null,
+        );
+      }
+    }),
+  };
+}
+
+type Connection = ReturnType<typeof prepare>;
+
+/** Joined rows (ordered by id, then dep) -> records, one per id. */
+function toRecords(rows: readonly RecordRow[]): CacheRecord[] {
+  const records: CacheRecord[] = [];
+  let last: CacheRecord | undefined;
+  for (const row of rows) {
+    if (last?.id !== row.id) {
+      last = {
+        id: row.id,
+        question: row.question,
+        answer: row.answer,
+        answerType: row.answer_type as AnswerType,
+        keyHash: row.key_hash,
+        partition: row.partition,
+        deps: undefined,
+        embedding: row.embedding === null ? undefined : bytesToVector(row.embedding),
+        createOn: row.create_on,
+        lastAccess: row.last_access,
+        hitCount: row.hit_count,
+      };
+      records.push(last);
+    }
+    if (row.dep_name !== null) {
+      (last.deps ??= []).push({ name: row.dep_name, data: row.dep_data ?? "", type: row.dep_type as QuestionDep["type"] });
+    }
+  }
+  return records;
+}
+
+/**
+ * Scalar store on one SQLite file through better-sqlite3: WAL with synchronous=NORMAL (a committed
+ * transaction survives the process being killed), every statement prepared once, writes in IMMEDIATE
+ * transactions so several processes on one machine can share the file and never evict the same excess twice.
+ */
+export class SqliteScalarStore implements ScalarStore {
+  readonly kind = "sqlite";
+  readonly capabilities: ScalarStoreCapabilities;
+  readonly tableLen: Readonly<TableLenConfig>;
+  readonly path: string;
+  private readonly tables: TableNames;
+  private readonly busyTimeout: number;
+  private conn?: Connection;
+  private opening?: Promise<void>;
+
+  constructor(options: SqliteScalarStoreOptions) {
+    if (typeof options?.path !== "string" || options.path === "") {
+      throw new ValidationError("sqlite scalar store: path must be a non-empty string");
+    }
+    const busyTimeout = options.busyTimeout ?? 5000;
+    if (!Number.isInteger(busyTimeout) || busyTimeout < 0) {
+      throw new ValidationError("sqlite scalar store: busyTimeout must be a non-negative integer");
+    }
+    this.path = options.path;
+    this.busyTimeout = busyTimeout;
+    this.tables = tableNames(options.tablePrefix ?? "semcache_");
+    this.tableLen = resolveTableLen(options.tableLenConfig);
+    this.capabilities = Object.freeze({ persistent: options.path !== ":memory:", shared: false });
+  }
+
+  init(): Promise<void> {
+    this.opening ??= this.open().catch((error: unknown) => {
+      this.opening = undefined;
+      throw SemcacheError.isInstance(error) ? error : new StoreError("sqlite", `cannot open ${this.path}`, { cause: error });
+    });
+    return this.opening;
+  }
+
+  private async open(): Promise<void> {
+    const { default: Database } = await importOptional<{ default: typeof BetterSqlite3 }>(
+      "better-sqlite3",
+      "The sqlite scalar store",
+    );
+    if (this.capabilities.persistent) mkdirSync(dirname(this.path), { recursive: true });
+    const db = new Database(this.path, { timeout: this.busyTimeout });
+    try {
+      db.pragma("journal_mode = WAL");
+      db.pragma("synchronous = NORMAL");
+      db.transaction(() => {
+        for (const statement of sqliteDdl(this.tables)) db.exec(statement);
+      }).immediate();
+      this.conn = prepare(db, this.tables);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  /** Runs `fn` on the open connection; driver faults become StoreError, our own typed errors pass through. */
+  private run<T>(operation: string, fn: (c: Connection) => T): T {
+    const c = this.conn;
+    if (!c) throw new StoreError("sqlite", `${operation}: the store is not open (call init() first)`);
+    try {
+      return fn(c);
+    } catch (error) {
+      if (SemcacheError.isInstance(error)) throw error;
+      throw new StoreError("sqlite", `${operation} failed: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  async insert(records: readonly NewRecord[]): Promise<number[]> {
+    checkRecords(records, this.tableLen);
+    return this.run("insert", (c) => c.insert.immediate(records));
+  }
+
+  async get(id: number): Promise<CacheRecord | null> {
+    return this.run("get", ({ s }) => toRecords(s.get.all(id) as RecordRow[])[0] ?? null);
+  }
+
+  async findByKey(keyHash: string): Promise<CacheRecord | null> {
+    return this.run("findByKey", ({ s }) => toRecords(s.findByKey.all(keyHash) as RecordRow[])[0] ?? null);
+  }
+
+  async touch(hits: readonly Hit[]): Promise<void> {
+    if (hits.length > 0) this.run("touch", (c) => c.touch.immediate(hits));
+  }
+
+  async count(): Promise<number> {
+    return this.run("count", ({ s }) => s.count.get() as number);
+  }
+
+  async evict(policy: EvictionPolicy, maxSize: number, cleanSize: number): Promise<number[]> {
+    checkEvictSizes(maxSize, cleanSize);
+    return this.run("evict", (c) => c.evict.immediate(c.evictionSelect(policy), maxSize, cleanSize));
+  }
+
+  async expire(createdBefore: number): Promise<number[]> {
+    return this.run("expire", (c) => c.expire.immediate(createdBefore));
+  }
+
+  async markDeleted(ids: readonly number[]): Promise<void> {
+    if (ids.length > 0) this.run("markDeleted", (c) => c.markDeleted.immediate(ids));
+  }
+
+  async purgeDeleted(): Promise<number> {
+    return this.run("purgeDeleted", (c) => c.purge.immediate());
+  }
+
+  async clear(): Promise<void> {
+    this.run("clear", ({ s }) => s.clear.run());
+  }
+
+  async embeddingsAfter(afterId: number, limit: number): Promise<Array<{ id: number; embedding: Float32Array }>> {
+    return this.run("embeddingsAfter", ({ s }) =>
+      (s.embeddingsAfter.all(afterId, limit) as Array<{ id: number; embedding: Uint8Array }>).map((row) => ({
+        id: row.id,
+        embedding: bytesToVector(row.embedding),
+      })),
+    );
+  }
+
+  async *iterate(batchSize = 1000): AsyncIterable<CacheRecord> {
+    if (!Number.isInteger(batchSize) || batchSize < 1) throw new ValidationError("iterate: batchSize must be a positive integer");
+    let afterId = 0;
+    for (;;) {
+      const after = afterId;
+      const page = this.run("iterate", ({ s }) => toRecords(s.page.all(after, batchSize) as RecordRow[]));
+      yield* page;
+      if (page.length < batchSize) return;
+      afterId = page[page.length - 1].id;
+    }
+  }
+
+  async addSession(id: number, session: string): Promise<void> {
+    checkLength("session_id", session, this.tableLen);
+    this.run("addSession", ({ s }) => s.addSession.run(id, session));
+  }
+
+  async sessionsOf(id: number): Promise<string[]> {
+    return this.run("sessionsOf", ({ s }) => s.sessionsOf.all(id) as string[]);
+  }
+
+  async listSessions(session?: string): Promise<Array<{ id: number; session: string }>> {
+    return this.run("listSessions", ({ s }) =>
+      (session === undefined ? s.listSessions.all() : s.listSession.all(session)) as Array<{ id: number; session: string }>,
+    );
+  }
+
+  async deleteSession(session: string): Promise<number> {
+    return this.run("deleteSession", ({ s }) => s.deleteSession.run(session).changes);
+  }
+
+  async addReports(rows: readonly ReportRow[]): Promise<void> {
+    if (rows.length > 0) this.run("addReports", (c) => c.addReports.immediate(rows));
+  }
+
+  async countReports(): Promise<number> {
+    return this.run("countReports", ({ s }) => s.countReports.get() as number);
+  }
+
+  /** Commits are already durable against a process crash; a checkpoint also moves the WAL into the file. */
+  async flush(): Promise<void> {
+    this.run("flush", ({ db }) => db.pragma("wal_checkpoint(PASSIVE)"));
+  }
+
+  async close(): Promise<void> {
+    const c = this.conn;
+    this.conn = undefined;
+    this.opening = undefined;
+    c?.db.close();
+  }
+}

@@ -1,0 +1,270 @@
+import type * as Hnswlib from "hnswlib-node";
+import { DimensionMismatchError, StoreError, ValidationError, importOptional } from "../../core/errors.js";
+import { clampCosineDistance } from "./score-mapping.js";
+import { readSnapshot, writeSnapshot } from "./snapshot.js";
+import type { VectorHit, VectorIndex, VectorIndexCapabilities } from "./types.js";
+
+export interface HnswIndexOptions {
+  /** Vector length; 0 takes it from the first add (or from the saved index). */
+  dimension: number;
+  /** Folder the index is saved in by flush() and loaded from by init(); without it the index is memory-only. */
+  path?: string;
+  /** Graph links per node. Default 16. */
+  M?: number;
+  /** Candidate list size while building; higher builds slower and finds neighbours better. Default 200. */
+  efConstruction?: number;
+  /** Candidate list size while searching. Default 128 (LangChain's HNSWLib ships 10 and misses 25% of true neighbours). */
+  ef?: number;
+  /** Slots allocated up front; the index doubles them when full. Default 1024. */
+  initialCapacity?: number;
+}
+
+/** What the manifest records besides the hnswlib file. */
+interface HnswMeta {
+  space: "ip";
+  dimension: number;
+  M: number;
+  efConstruction: number;
+  lastId: number;
+  count: number;
+}
+
+const KIND = "hnswlib";
+/** hnswlib-node passes labels as uint32. */
+const MAX_ID = 0xffffffff;
+
+function positiveInteger(name: string, value: number, min: number): number {
+  if (!Number.isInteger(value) || value < min) {
+    throw new ValidationError(`HnswIndex: ${name} must be an integer >= ${min}, got ${value}`);
+  }
+  return value;
+}
+
+function isLabel(id: number): boolean {
+  return Number.isInteger(id) && id >= 0 && id <= MAX_ID;
+}
+
+async function loadHnswlib(): Promise<typeof Hnswlib> {
+  const module = await importOptional<typeof Hnswlib & { default?: typeof Hnswlib }>(
+    "hnswlib-node",
+    "The hnswlib vector index",
+  );
+  return module.default ?? module;
+}
+
+/**
+ * The embedded default's vector index: hnswlib-node used directly, in the inner-product space over the
+ * L2-normalised vectors the data manager hands it (so hnswlib's distance, 1 - dot, is the cosine distance).
+ * Labels are record ids. Deleted points are only marked, and new ids reuse their slots, so an evicting cache
+ * keeps a bounded index.
+ */
+export class HnswIndex implements VectorIndex {
+  readonly kind = KIND;
+  readonly capabilities: VectorIndexCapabilities;
+  private readonly path?: string;
+  private readonly M: number;
+  private readonly efConstruction: number;
+  private readonly ef: number;
+  private readonly initialCapacity: number;
+  private dim: number;
+  private lib?: typeof Hnswlib;
+  private index: Hnswlib.HierarchicalNSW | null = null;
+  private live = 0;
+  private maxId = 0;
+  private dirty = false;
+  private closed = false;
+  private initialising?: Promise<void>;
+  /** Mutations and saves run one at a time: hnswlib writes its file on a worker thread. */
+  private tail: Promise<unknown> = Promise.resolve();
+
+  constructor(options: HnswIndexOptions) {
+    this.dim = positiveInteger("dimension", options.dimension, 0);
+    this.path = options.path;
+    this.M = positiveInteger("M", options.M ?? 16, 2);
+    this.efConstruction = positiveInteger("efConstruction", options.efConstruction ?? 200, 1);
+    this.ef = positiveInteger("ef", options.ef ?? 128, 1);
+    this.initialCapacity = positiveInteger("initialCapacity", options.initialCapacity ?? 1024, 1);
+    this.capabilities = Object.freeze({ persistent: this.path !== undefined, shared: false });
+  }
+
+  get dimension(): number {
+    return this.dim;
+  }
+
+  init(): Promise<void> {
+    this.initialising ??= this.load();
+    return this.initialising;
+  }
+
+  private async load(): Promise<void> {
+    this.lib = await loadHnswlib();
+    if (this.path === undefined) return;
+    const snapshot = await readSnapshot<HnswMeta>(this.path, KIND);
+    if (snapshot === null) return;
+    const meta = snapshot.meta;
+    if (this.dim !== 0 && meta.dimension !== this.dim) {
+      throw new DimensionMismatchError(meta.dimension, this.dim, `hnswlib index saved in ${this.path}`);
+    }
+    const index = new this.lib.HierarchicalNSW("ip", meta.dimension);
+    try {
+      await index.readIndex(snapshot.dataPath, true);
+    } catch (error) {
+      throw new StoreError(KIND, `cannot read ${snapshot.dataPath}`, { cause: error });
+    }
+    index.setEf(this.ef);
+    this.index = index;
+    this.dim = meta.dimension;
+    this.live = meta.count;
+    this.maxId = meta.lastId;
+  }
+
+  async add(items: ReadonlyArray<{ id: number; vector: Float32Array }>): Promise<void> {
+    this.assertReady();
+    if (items.length === 0) return;
+    const dimension = this.dim || items[0].vector.length;
+    for (const { id, vector } of items) {
+      if (!isLabel(id)) throw new ValidationError(`HnswIndex: ids must be integers in [0, ${MAX_ID}], got ${id}`);
+      if (vector.length !== dimension) throw new DimensionMismatchError(dimension, vector.length);
+    }
+    this.dim = dimension;
+    await this.serial(() => {
+      const index = this.index ?? this.createIndex();
+      for (const { id, vector } of items) this.upsert(index, id, Array.from(vector));
+      this.dirty = true;
+    });
+  }
+
+  private createIndex(): Hnswlib.HierarchicalNSW {
+    const index = new this.lib!.HierarchicalNSW("ip", this.dim);
+    index.initIndex({
+      maxElements: this.initialCapacity,
+      m: this.M,
+      efConstruction: this.efConstruction,
+      allowReplaceDeleted: true,
+    });
+    index.setEf(this.ef);
+    this.index = index;
+    return index;
+  }
+
+  private upsert(index: Hnswlib.HierarchicalNSW, id: number, point: number[]): void {
+    if (id <= this.maxId) {
+      // The label may be live (overwrite in place), marked deleted (revive it first: hnswlib refuses to
+      // overwrite a deleted label when slots are reused), or gone because a new id took its slot.
+      let revived = false;
+      try {
+        index.unmarkDelete(id);
+        revived = true;
+      } catch {
+        // live, or not in the index any more
+      }
+      this.reserve(index);
+      const before = index.getCurrentCount();
+      index.addPoint(point, id);
+      if (revived || index.getCurrentCount() > before) this.live++;
+      return;
+    }
+    // A new id takes the slot of a deleted point when there is one.
+    if (index.getCurrentCount() === this.live) this.reserve(index);
+    index.addPoint(point, id, true);
+    this.live++;
+    this.maxId = id;
+  }
+
+  private reserve(index: Hnswlib.HierarchicalNSW): void {
+    const capacity = index.getMaxElements();
+    if (index.getCurrentCount() >= capacity) index.resizeIndex(capacity * 2);
+  }
+
+  async search(vector: Float32Array, topK: number): Promise<VectorHit[]> {
+    this.assertReady();
+    if (this.dim !== 0 && vector.length !== this.dim) throw new DimensionMismatchError(this.dim, vector.length);
+    const k = Math.min(Math.floor(topK), this.live);
+    if (this.index === null || k < 1) return [];
+    const { neighbors, distances } = this.index.searchKnn(Array.from(vector), k);
+    return neighbors.map((id, i) => ({ id, distance: clampCosineDistance(distances[i]) }));
+  }
+
+  async delete(ids: readonly number[]): Promise<void> {
+    this.assertReady();
+    await this.serial(() => {
+      const index = this.index;
+      if (index === null) return;
+      for (const id of ids) {
+        if (!isLabel(id) || id > this.maxId) continue;
+        try {
+          index.markDelete(id);
+        } catch {
+          continue; // unknown or already deleted
+        }
+        this.live--;
+        this.dirty = true;
+      }
+    });
+  }
+
+  async lastId(): Promise<number> {
+    this.assertReady();
+    return this.maxId;
+  }
+
+  async count(): Promise<number> {
+    this.assertReady();
+    return this.live;
+  }
+
+  /** Empties the index; lastId() starts again from 0. */
+  async clear(): Promise<void> {
+    this.assertReady();
+    await this.serial(() => {
+      this.index = null;
+      if (this.dim !== 0) this.createIndex();
+      this.live = 0;
+      this.maxId = 0;
+      this.dirty = true;
+    });
+  }
+
+  async flush(): Promise<void> {
+    this.assertReady();
+    await this.serial(() => this.save());
+  }
+
+  /** Saves pending changes (when the index has a path) and releases the index. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.serial(async () => {
+      if (this.lib !== undefined) await this.save();
+      this.index = null;
+      this.closed = true;
+    });
+  }
+
+  private async save(): Promise<void> {
+    const index = this.index;
+    if (this.path === undefined || !this.dirty || index === null) return;
+    const meta: HnswMeta = {
+      space: "ip",
+      dimension: this.dim,
+      M: this.M,
+      efConstruction: this.efConstruction,
+      lastId: this.maxId,
+      count: this.live,
+    };
+    await writeSnapshot(this.path, KIND, meta, async (dataPath) => {
+      await index.writeIndex(dataPath);
+    });
+    this.dirty = false;
+  }
+
+  private serial<T>(task: () => T | Promise<T>): Promise<T> {
+    const run = this.tail.then(task);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  private assertReady(): void {
+    if (this.closed) throw new StoreError(KIND, "the index is closed");
+    if (this.lib === undefined) throw new StoreError(KIND, "call init() before using the index");
+  }
+}

@@ -1,0 +1,320 @@
+/// <reference types="jest" />
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DimensionMismatchError } from "../core/errors.js";
+import { cosineSimilarity, dot, l2Normalize } from "../core/vector-math.js";
+import type { VectorIndex } from "../stores/vector/types.js";
+
+/** Where and at what dimension the suite wants an index. */
+export interface VectorIndexContext {
+  /** A fresh temporary folder for this test (removed afterwards); persistent indexes keep their files here. */
+  dir: string;
+  dimension: number;
+}
+
+export interface VectorIndexContractOptions {
+  name: string;
+  /** A new index over `context.dir` (not yet initialised). */
+  create: (context: VectorIndexContext) => VectorIndex | Promise<VectorIndex>;
+  /** The same index opened again after close(); default `create`. */
+  reopen?: (context: VectorIndexContext) => VectorIndex | Promise<VectorIndex>;
+  /**
+   * The index keeps its entries across restarts (its capabilities.persistent must say the same). Only then do
+   * the close-and-reopen tests run; otherwise they are reported as skipped.
+   */
+  persistent?: boolean;
+  /** Share of recall queries whose stored vector must come back first. Default 0.99; approximate indexes may declare less. */
+  minRecall?: number;
+}
+
+/** Deterministic random numbers (mulberry32), so a failing run can be replayed. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A random unit vector (Gaussian components, so directions are uniform). */
+export function randomUnitVector(dimension: number, random: () => number): Float32Array {
+  const vector = new Float32Array(dimension);
+  for (let i = 0; i < dimension; i++) {
+    const u = random() || Number.MIN_VALUE;
+    vector[i] = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
+  }
+  return l2Normalize(vector);
+}
+
+/** A unit vector whose cosine similarity to the unit vector `base` is `cosine`. */
+export function vectorAtCosine(base: Float32Array, cosine: number, random: () => number): Float32Array {
+  const noise = randomUnitVector(base.length, random);
+  const along = dot(noise, base);
+  const orthogonal = l2Normalize(noise.map((value, i) => value - along * base[i]));
+  const sine = Math.sqrt(1 - cosine * cosine);
+  return l2Normalize(base.map((value, i) => cosine * value + sine * orthogonal[i]));
+}
+
+async function thrown(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+}
+
+const DIM = 8;
+
+/**
+ * Registers the behaviours every VectorIndex must have (distances are cosine distances, deletes hide,
+ * persistence across close + reopen for indexes declared persistent). Run it from a jest test file.
+ */
+export function testVectorIndex(options: VectorIndexContractOptions): void {
+  const minRecall = options.minRecall ?? 0.99;
+  const persistent = options.persistent ?? false;
+  const itPersistent = persistent ? it : it.skip;
+
+  describe(`VectorIndex contract: ${options.name}`, () => {
+    let dir: string;
+    let opened: VectorIndex[];
+    const random = seededRandom(7);
+
+    async function open(dimension = DIM, how = options.create): Promise<VectorIndex> {
+      const index = await how({ dir, dimension });
+      opened.push(index);
+      await index.init();
+      return index;
+    }
+
+    async function reopen(index: VectorIndex, dimension = DIM): Promise<VectorIndex> {
+      await index.flush();
+      await index.close();
+      return open(dimension, options.reopen ?? options.create);
+    }
+
+    function vectors(count: number, dimension = DIM): Float32Array[] {
+      return Array.from({ length: count }, () => randomUnitVector(dimension, random));
+    }
+
+    function items(list: Float32Array[], firstId = 1): Array<{ id: number; vector: Float32Array }> {
+      return list.map((vector, i) => ({ id: firstId + i, vector }));
+    }
+
+    beforeEach(async () => {
+      dir = await mkdtemp(join(tmpdir(), "semcache-vector-contract-"));
+      opened = [];
+    });
+
+    afterEach(async () => {
+      for (const index of opened) await index.close().catch(() => undefined);
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    it(`describes itself (persistent: ${persistent})`, async () => {
+      const index = await open();
+      expect(typeof index.kind).toBe("string");
+      expect(index.kind.length).toBeGreaterThan(0);
+      expect(index.capabilities.persistent).toBe(persistent);
+      expect(typeof index.capabilities.shared).toBe("boolean");
+    });
+
+    it("init is idempotent and an empty index finds nothing", async () => {
+      const index = await open();
+      await index.init();
+      expect(await index.search(vectors(1)[0], 5)).toEqual([]);
+      expect(await index.count()).toBe(0);
+    });
+
+    it("finds an added vector first, at distance ~0", async () => {
+      const index = await open();
+      const list = vectors(10);
+      await index.add(items(list));
+      const hits = await index.search(list[3], 3);
+      expect(hits[0].id).toBe(4);
+      expect(hits[0].distance).toBeCloseTo(0, 4);
+    });
+
+    it("reports cosine distances (1 - cosine similarity)", async () => {
+      const index = await open();
+      const base = randomUnitVector(DIM, random);
+      const near = vectorAtCosine(base, 0.6, random);
+      const far = vectorAtCosine(base, -0.5, random);
+      await index.add([
+        { id: 1, vector: near },
+        { id: 2, vector: far },
+      ]);
+      const hits = await index.search(base, 2);
+      expect(hits.map((hit) => hit.id)).toEqual([1, 2]);
+      expect(hits[0].distance).toBeCloseTo(1 - cosineSimilarity(base, near), 3);
+      expect(hits[0].distance).toBeCloseTo(0.4, 3);
+      expect(hits[1].distance).toBeCloseTo(1.5, 3);
+    });
+
+    it("returns the topK nearest, nearest first", async () => {
+      const index = await open();
+      const list = vectors(40);
+      await index.add(items(list));
+      const query = randomUnitVector(DIM, random);
+      const hits = await index.search(query, 5);
+      expect(hits).toHaveLength(5);
+      const expected = list
+        .map((vector, i) => ({ id: i + 1, distance: 1 - cosineSimilarity(query, vector) }))
+        .sort((a, b) => a.distance - b.distance)
+        .slice(0, 5);
+      expect(hits.map((hit) => hit.id)).toEqual(expected.map((hit) => hit.id));
+      for (let i = 1; i < hits.length; i++) expect(hits[i].distance).toBeGreaterThanOrEqual(hits[i - 1].distance);
+      hits.forEach((hit, i) => expect(hit.distance).toBeCloseTo(expected[i].distance, 4));
+    });
+
+    it("returns every vector when topK exceeds the count", async () => {
+      const index = await open();
+      await index.add(items(vectors(3)));
+      const hits = await index.search(vectors(1)[0], 10);
+      expect(hits.map((hit) => hit.id).sort()).toEqual([1, 2, 3]);
+    });
+
+    it("counts live vectors and ignores an empty add", async () => {
+      const index = await open();
+      await index.add([]);
+      expect(await index.count()).toBe(0);
+      await index.add(items(vectors(300)));
+      expect(await index.count()).toBe(300);
+    });
+
+    it("hides deleted vectors", async () => {
+      const index = await open();
+      const list = vectors(10);
+      await index.add(items(list));
+      await index.delete([4, 5]);
+      expect(await index.count()).toBe(8);
+      const hits = await index.search(list[3], 10);
+      expect(hits.map((hit) => hit.id)).not.toContain(4);
+      expect(hits.map((hit) => hit.id)).not.toContain(5);
+      expect(hits).toHaveLength(8);
+    });
+
+    it("ignores unknown and already deleted ids", async () => {
+      const index = await open();
+      await index.add(items(vectors(3)));
+      await index.delete([2]);
+      await index.delete([2, 99, 12345]);
+      expect(await index.count()).toBe(2);
+    });
+
+    it("finds a vector added again after its delete", async () => {
+      const index = await open();
+      const list = vectors(5);
+      await index.add(items(list));
+      await index.delete([2]);
+      const replacement = randomUnitVector(DIM, random);
+      await index.add([{ id: 2, vector: replacement }]);
+      expect(await index.count()).toBe(5);
+      const hits = await index.search(replacement, 1);
+      expect(hits[0]).toEqual({ id: 2, distance: expect.closeTo(0, 4) });
+    });
+
+    it("replaces the vector of an id added twice", async () => {
+      const index = await open();
+      const list = vectors(5);
+      await index.add(items(list));
+      const replacement = randomUnitVector(DIM, random);
+      await index.add([{ id: 3, vector: replacement }]);
+      expect(await index.count()).toBe(5);
+      const hits = await index.search(replacement, 5);
+      expect(hits[0]).toEqual({ id: 3, distance: expect.closeTo(0, 4) });
+      expect(hits.filter((hit) => hit.id === 3)).toHaveLength(1);
+      const old = await index.search(list[2], 5);
+      expect(old.find((hit) => hit.id === 3)?.distance).toBeCloseTo(1 - cosineSimilarity(list[2], replacement), 4);
+    });
+
+    it("rejects vectors of the wrong dimension", async () => {
+      const index = await open();
+      await index.add(items(vectors(2)));
+      const add = await thrown(index.add([{ id: 9, vector: randomUnitVector(DIM + 1, random) }]));
+      expect(DimensionMismatchError.isInstance(add)).toBe(true);
+      const search = await thrown(index.search(randomUnitVector(DIM - 1, random), 1));
+      expect(DimensionMismatchError.isInstance(search)).toBe(true);
+      expect(await index.count()).toBe(2);
+    });
+
+    it("clears every vector and accepts new ones afterwards", async () => {
+      const index = await open();
+      await index.add(items(vectors(20)));
+      await index.clear();
+      expect(await index.count()).toBe(0);
+      expect(await index.search(vectors(1)[0], 5)).toEqual([]);
+      const fresh = vectors(2);
+      await index.add(items(fresh, 50));
+      expect(await index.count()).toBe(2);
+      expect((await index.search(fresh[1], 1))[0].id).toBe(51);
+    });
+
+    it("reports the highest id added (lastId; only shared indexes may omit it)", async () => {
+      const index = await open();
+      if (index.lastId === undefined) {
+        expect(index.capabilities.shared).toBe(true);
+        return;
+      }
+      expect(await index.lastId()).toBe(0);
+      const [a, b, c] = vectors(3);
+      await index.add([
+        { id: 5, vector: a },
+        { id: 9, vector: b },
+        { id: 3, vector: c },
+      ]);
+      expect(await index.lastId()).toBe(9);
+    });
+
+    it(`finds the stored vector first for >= ${minRecall * 100}% of queries at cosine 0.95 (2,000 x 64-d)`, async () => {
+      const dimension = 64;
+      const index = await open(dimension);
+      const list = vectors(2000, dimension);
+      await index.add(items(list));
+      let found = 0;
+      for (let q = 0; q < 100; q++) {
+        const target = Math.floor(random() * list.length);
+        const hits = await index.search(vectorAtCosine(list[target], 0.95, random), 1);
+        if (hits[0]?.id === target + 1) found++;
+      }
+      expect(found / 100).toBeGreaterThanOrEqual(minRecall);
+    });
+
+    describe("persistence", () => {
+      itPersistent("keeps vectors, deletes and lastId across close and reopen", async () => {
+        const index = await open();
+        const list = vectors(30);
+        await index.add(items(list));
+        await index.delete([7]);
+        const again = await reopen(index);
+        expect(await again.count()).toBe(29);
+        expect((await again.search(list[11], 1))[0]).toEqual({ id: 12, distance: expect.closeTo(0, 4) });
+        expect((await again.search(list[6], 30)).map((hit) => hit.id)).not.toContain(7);
+        if (again.lastId) expect(await again.lastId()).toBe(30);
+        await again.add([{ id: 31, vector: list[6] }]);
+        expect((await again.search(list[6], 1))[0].id).toBe(31);
+      });
+
+      itPersistent("keeps a clear across close and reopen", async () => {
+        const index = await open();
+        await index.add(items(vectors(5)));
+        await index.flush();
+        await index.clear();
+        const again = await reopen(index);
+        expect(await again.count()).toBe(0);
+        expect(await again.search(vectors(1)[0], 3)).toEqual([]);
+      });
+
+      itPersistent("refuses to open saved vectors at another dimension", async () => {
+        const index = await open();
+        await index.add(items(vectors(3)));
+        await index.flush();
+        await index.close();
+        const error = await thrown(open(DIM * 2, options.reopen ?? options.create));
+        expect(DimensionMismatchError.isInstance(error)).toBe(true);
+      });
+    });
+  });
+}

@@ -1,0 +1,57 @@
+import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { EmbeddingFunction, EmbeddingInput } from "../../src/embeddings/types.js";
+
+/** A fresh temporary folder, removed by the returned cleanup. */
+export function tempDir(prefix = "semcache-test-"): { path: string; cleanup: () => void } {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/**
+ * A small deterministic text embedding for tests: hashed bag of words (64-d). Texts sharing most words are
+ * close; texts sharing none are orthogonal-ish. Counts its calls.
+ */
+export class BagOfWordsEmbedding implements EmbeddingFunction {
+  readonly dimension = 64;
+  calls = 0;
+
+  async embed(data: EmbeddingInput): Promise<Float32Array> {
+    this.calls++;
+    const text = typeof data === "string" ? data : Buffer.from(data).toString("utf8");
+    const vector = new Float32Array(this.dimension);
+    for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+      const digest = createHash("md5").update(word).digest();
+      vector[digest[0] % this.dimension] += 1;
+      vector[digest[1] % this.dimension] += 0.5;
+    }
+    return vector;
+  }
+}
+
+/** A model stand-in: answers "answer to <prompt>" and counts its calls. */
+export function countingModel(answer: (prompt: string) => string = (p) => `answer to ${p}`, delayMs = 5) {
+  const model = {
+    calls: 0,
+    async call(prompt: string): Promise<string> {
+      model.calls++;
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      return answer(prompt);
+    },
+  };
+  return model;
+}
+
+/** A seeded random source (mulberry32) for statistical tests. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
