@@ -12,7 +12,8 @@ import {
   runCached,
   type CacheInitOptions,
 } from "../../src/index.js";
-import { BagOfWordsEmbedding, countingModel, seededRandom, tempDir } from "../helpers/fixtures.js";
+import { seededRandom } from "../../src/testing/index.js";
+import { BagOfWordsEmbedding, countingModel, tempDir } from "../helpers/fixtures.js";
 
 let dirs: Array<{ cleanup: () => void }> = [];
 const caches: Cache[] = [];

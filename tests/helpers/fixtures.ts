@@ -11,11 +11,12 @@ export function tempDir(prefix = "semcache-test-"): { path: string; cleanup: () 
 }
 
 /**
- * A small deterministic text embedding for tests: hashed bag of words (64-d). Texts sharing most words are
- * close; texts sharing none are orthogonal-ish. Counts its calls.
+ * A small deterministic text embedding for tests: hashed bag of words (256-d, three buckets a word, so two
+ * words practically never get the same vector). Texts sharing most words are close; texts sharing none are
+ * nearly orthogonal. Counts its calls.
  */
 export class BagOfWordsEmbedding implements EmbeddingFunction {
-  readonly dimension = 64;
+  readonly dimension = 256;
   calls = 0;
 
   async embed(data: EmbeddingInput): Promise<Float32Array> {
@@ -24,8 +25,9 @@ export class BagOfWordsEmbedding implements EmbeddingFunction {
     const vector = new Float32Array(this.dimension);
     for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
       const digest = createHash("md5").update(word).digest();
-      vector[digest[0] % this.dimension] += 1;
-      vector[digest[1] % this.dimension] += 0.5;
+      vector[digest[0]] += 1;
+      vector[digest[1]] += 0.5;
+      vector[digest[2]] += 0.25;
     }
     return vector;
   }
@@ -42,16 +44,4 @@ export function countingModel(answer: (prompt: string) => string = (p) => `answe
     },
   };
   return model;
-}
-
-/** A seeded random source (mulberry32) for statistical tests. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

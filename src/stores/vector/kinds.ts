@@ -3,7 +3,7 @@
  * lazily inside init(), so importing this module loads none of them.
  */
 import { UnknownKindError, importOptional } from "../../core/errors.js";
-import { HnswIndex } from "./hnsw.js";
+import { HnswIndex, type HnswIndexOptions } from "./hnsw.js";
 import { LangChainVectorIndex, type LangChainVectorStoreLike } from "./langchain-bridge.js";
 import type { ScoreKind } from "./score-mapping.js";
 import type { VectorIndex } from "./types.js";
@@ -11,20 +11,8 @@ import { vectorsOnlyEmbeddings } from "./vectors-only-embeddings.js";
 
 export type VectorKind = "hnswlib" | "langchain-hnswlib" | "usearch" | "memory" | "faiss";
 
-/** vectorParams of the data manager. Unused fields are ignored by kinds that do not take them. */
-export interface VectorIndexParams {
-  /** Vector length; 0 takes it from the first add. */
-  dimension: number;
-  /** Folder the index is saved in (kinds that can save). */
-  path?: string;
-  /** hnswlib: graph links per node (default 16). */
-  M?: number;
-  /** hnswlib: build-time candidate list (default 200). */
-  efConstruction?: number;
-  /** hnswlib, langchain-hnswlib: search-time candidate list (default 128). */
-  ef?: number;
-  /** hnswlib: slots allocated up front (default 1024). */
-  initialCapacity?: number;
+/** vectorParams of the data manager: HnswIndex's options (ef also tunes langchain-hnswlib) and the bridge's. */
+export interface VectorIndexParams extends HnswIndexOptions {
   /** A user's VectorStore: the unit of its scores, when the bridge cannot detect it. */
   score?: ScoreKind;
   /** A user's VectorStore: its `delete({ ids })` removes single documents. */
