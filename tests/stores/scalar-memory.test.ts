@@ -90,3 +90,22 @@ describe("MemoryScalarStore file", () => {
     expect(await store.get(id)).toMatchObject({ hitCount: 0, answer: "a", deps: [{ name: "n", data: "d", type: "str" }] });
   });
 });
+
+describe("MemoryScalarStore report rows", () => {
+  it("caps the report rows at maxReports", async () => {
+    const store = new MemoryScalarStore({ maxReports: 3 });
+    await store.init();
+    const row = (i: number) => ({
+      userQuestion: `q${i}`,
+      cacheQuestionId: i,
+      cacheQuestion: `q${i}`,
+      cacheAnswer: "a",
+      similarity: 1,
+      cacheDeltaTime: 0,
+      cacheTime: i,
+    });
+    await store.addReports([1, 2].map(row));
+    await store.addReports([3, 4, 5].map(row));
+    expect(await store.countReports()).toBe(3);
+  });
+});

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
+import { mkdir, readFile, rm } from "node:fs/promises";
 import { isAbsolute, join, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
+import { writeFileAtomic } from "../../core/atomic-file.js";
 import { StoreError, ValidationError } from "../../core/errors.js";
 import type { ObjectStore } from "./types.js";
 
@@ -44,14 +45,7 @@ export class LocalObjectStore implements ObjectStore {
     const key = `${randomUUID()}${extension === "" || extension.startsWith(".") ? extension : `.${extension}`}`;
     const temp = join(this.dir, `.${key}.tmp`);
     await this.io(`write ${key}`, async () => {
-      const handle = await open(temp, "wx");
-      try {
-        await handle.writeFile(data);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await rename(temp, join(this.dir, key));
+      await writeFileAtomic(join(this.dir, key), data, temp);
     });
     return key;
   }

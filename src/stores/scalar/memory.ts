@@ -1,5 +1,5 @@
-import { mkdir, open, readFile, rename } from "node:fs/promises";
-import { dirname } from "node:path";
+import { readFile } from "node:fs/promises";
+import { writeFileAtomic } from "../../core/atomic-file.js";
 import { SemcacheError, StoreError, ValidationError } from "../../core/errors.js";
 import type { CacheRecord, NewRecord, QuestionDep, ReportRow } from "../../core/types.js";
 import { bytesToVector, vectorToBytes } from "../../core/vector-math.js";
@@ -13,6 +13,8 @@ export interface MemoryScalarStoreOptions {
   path?: string;
   /** Column lengths (see DEFAULT_TABLE_LEN), enforced as the SQL stores do so a store swap changes nothing. */
   tableLenConfig?: Partial<TableLenConfig>;
+  /** Report rows kept (the newest); older ones are dropped so a long-running cache does not grow. Default 10,000. */
+  maxReports?: number;
 }
 
 interface Row extends CacheRecord {
@@ -49,20 +51,6 @@ function frozenDeps(deps: readonly QuestionDep[] | undefined): QuestionDep[] | u
   return deps && deps.length > 0 ? (Object.freeze(deps.map((dep) => Object.freeze({ ...dep }))) as QuestionDep[]) : undefined;
 }
 
-/** Writes a temp file, syncs it, then renames it over `path`: a crash leaves the old file or the new one. */
-async function writeAtomically(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const temp = `${path}.${process.pid}.tmp`;
-  const file = await open(temp, "w");
-  try {
-    await file.writeFile(text);
-    await file.sync();
-  } finally {
-    await file.close();
-  }
-  await rename(temp, path);
-}
-
 /**
  * Scalar store in Maps. It backs the default exact-match cache, so `findByKey`, `get` and `touch` are O(1)
  * and allocate only the returned record. Returned embeddings and deps are shared with the store (deps are
@@ -74,6 +62,7 @@ export class MemoryScalarStore implements ScalarStore {
   readonly capabilities: ScalarStoreCapabilities;
   readonly tableLen: Readonly<TableLenConfig>;
   readonly path?: string;
+  private readonly maxReports: number;
   private rows = new Map<number, Row>();
   /** Live ids per key hash, ascending: the last one is the newest. */
   private byKey = new Map<string, number[]>();
@@ -89,7 +78,11 @@ export class MemoryScalarStore implements ScalarStore {
     if (options.path !== undefined && (typeof options.path !== "string" || options.path === "")) {
       throw new ValidationError("memory scalar store: path must be a non-empty string");
     }
+    if (options.maxReports !== undefined && !(Number.isInteger(options.maxReports) && options.maxReports >= 0)) {
+      throw new ValidationError("memory scalar store: maxReports must be a non-negative integer");
+    }
     this.path = options.path;
+    this.maxReports = options.maxReports ?? 10_000;
     this.tableLen = resolveTableLen(options.tableLenConfig);
     this.capabilities = Object.freeze({ persistent: options.path !== undefined, shared: false });
   }
@@ -297,6 +290,7 @@ export class MemoryScalarStore implements ScalarStore {
 
   async addReports(rows: readonly ReportRow[]): Promise<void> {
     for (const row of rows) this.reports.push({ ...row });
+    if (this.reports.length > this.maxReports) this.reports.splice(0, this.reports.length - this.maxReports);
   }
 
   async countReports(): Promise<number> {
@@ -314,7 +308,7 @@ export class MemoryScalarStore implements ScalarStore {
       .catch(() => undefined)
       .then(async () => {
         await loading;
-        await writeAtomically(path, JSON.stringify(this.snapshot()));
+        await writeFileAtomic(path, JSON.stringify(this.snapshot()));
       })
       .catch((error: unknown) => {
         throw SemcacheError.isInstance(error) ? error : new StoreError("memory", `cannot write ${path}`, { cause: error });

@@ -3,8 +3,9 @@
  * renames a small manifest naming that generation into place (the one atomic step), then removes older
  * generations. A crash at any point leaves a manifest that names complete data: the previous save or this one.
  */
-import { mkdir, open, readFile, readdir, rename, rm, stat } from "node:fs/promises";
+import { mkdir, open, readFile, readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { writeFileAtomic } from "../../core/atomic-file.js";
 import { StoreError } from "../../core/errors.js";
 
 const MANIFEST = "manifest.json";
@@ -90,15 +91,7 @@ export async function writeSnapshot<M>(
     await syncTree(dataPath);
 
     const manifest: Manifest<M> = { formatVersion: SNAPSHOT_FORMAT_VERSION, generation, meta };
-    const temp = join(dir, `${MANIFEST}.tmp`);
-    const handle = await open(temp, "w");
-    try {
-      await handle.writeFile(JSON.stringify(manifest));
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, join(dir, MANIFEST));
+    await writeFileAtomic(join(dir, MANIFEST), JSON.stringify(manifest), join(dir, `${MANIFEST}.tmp`));
     await fsyncPath(dir).catch(() => undefined);
 
     const current = dataName(generation);
