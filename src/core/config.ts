@@ -22,6 +22,8 @@ export const DEFAULT_PARTITION_KEYS: readonly string[] = Object.freeze([
   "quality",
   "style",
   "language",
+  // LangChain's llmKey (secrets removed): the model's identity and settings as LangChain serialises them.
+  "llm_key",
 ]);
 
 export interface ConfigOptions {

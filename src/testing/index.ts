@@ -4,3 +4,5 @@ export * from "./vector-index-contract.js";
 export * from "./object-store-contract.js";
 export * from "./evaluation-contract.js";
 export * from "./embedding-contract.js";
+export * from "./fake-servers/http.js";
+export * from "./fake-servers/openai.js";

@@ -1,0 +1,82 @@
+/**
+ * LangChain's llmKey (the cache partition it hands a BaseCache) serialises the model's identifying params,
+ * API key and base URL included, in plain text. Storing it would leak the key, and rotating a key or moving
+ * a proxy would empty the cache. These helpers keep only what can change an answer.
+ */
+
+/** Settings that are secret, or that change where a request goes but not what it answers. */
+const DROPPED = new Set(
+  [
+    "apiKey", "openAIApiKey", "azureOpenAIApiKey", "anthropicApiKey", "googleApiKey", "cohereApiKey", "key",
+    "token", "accessToken", "apiToken", "secret", "secretKey", "password", "authorization", "credentials",
+    "baseURL", "basePath", "baseUrl", "endpoint", "endpointUrl", "url", "azureOpenAIEndpoint",
+    "azureOpenAIBasePath", "headers", "defaultHeaders", "organization", "project", "timeout", "maxRetries",
+    "maxConcurrency", "dangerouslyAllowBrowser", "stream", "streaming", "streamUsage", "verbose", "callbacks",
+    "signal", "configuration", "clientOptions", "fetch", "httpAgent",
+  ].map(normalise),
+);
+
+function normalise(name: string): string {
+  return name.replace(/[_-]/g, "").toLowerCase();
+}
+
+/** Values that look like credentials wherever they appear. */
+const CREDENTIAL = /^(?:sk|pk|rk|hf|co)[-_][A-Za-z0-9_-]{8,}|^Bearer\s/;
+
+/** A deep copy of `value` without secret or routing settings (objects and arrays are walked). */
+export function withoutSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSecrets).filter((item) => item !== undefined);
+  if (typeof value === "string") return CREDENTIAL.test(value) ? undefined : value;
+  if (typeof value !== "object" || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    if (DROPPED.has(normalise(key))) continue;
+    const cleaned = withoutSecrets(inner);
+    if (cleaned !== undefined) out[key] = cleaned;
+  }
+  return out;
+}
+
+/** Index just past the JSON value starting at `start` (strings, nesting and escapes respected). */
+function jsonValueEnd(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]") depth--;
+    else if (c === "," && depth === 0) return i;
+  }
+  return text.length;
+}
+
+/**
+ * Parses LangChain's llmKey (`key:JSON` pairs joined by ",", as `_getSerializedCacheKeyParametersForCall`
+ * writes it) into an object. Text that is not in that form is kept whole under `llmKey`.
+ */
+export function parseLlmKey(llmKey: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  let i = 0;
+  while (i < llmKey.length) {
+    const colon = llmKey.indexOf(":", i);
+    if (colon < 0) return { llmKey };
+    const name = llmKey.slice(i, colon);
+    const end = jsonValueEnd(llmKey, colon + 1);
+    try {
+      out[name] = JSON.parse(llmKey.slice(colon + 1, end));
+    } catch {
+      return { llmKey };
+    }
+    i = end + 1;
+  }
+  return out;
+}
+
+/** The llmKey's answer-changing settings as a plain object (the cache's partition input). */
+export function sanitizeLlmKey(llmKey: string): Record<string, unknown> {
+  return withoutSecrets(parseLlmKey(llmKey)) as Record<string, unknown>;
+}
