@@ -6,3 +6,6 @@ export * from "./evaluation-contract.js";
 export * from "./embedding-contract.js";
 export * from "./fake-servers/http.js";
 export * from "./fake-servers/openai.js";
+export * from "./fake-servers/huggingface.js";
+export * from "./fake-servers/cohere.js";
+export * from "./fake-servers/ollama.js";
