@@ -66,3 +66,4 @@ export { createVectorIndex, isLangChainVectorStore, VECTOR_KINDS } from "./store
 export type * from "./stores/vector/types.js";
 export { LocalObjectStore } from "./stores/object/local.js";
 export type * from "./stores/object/types.js";
+export * from "./langchain/index.js";

@@ -418,14 +418,19 @@ async function save(prepared: Prepared, answer: StoredAnswer, surface: SurfaceBa
     );
     await cache.afterSave();
   } catch (error) {
-    if (ValueTooLongError.isInstance(error) && !surface.strict) cache.report.savesSkipped++;
     fault(cache, surface, error);
   }
 }
 
-/** A cache fault: rethrown on strict surfaces, otherwise counted (the model answer still flows). */
+/** A cache fault: rethrown on strict surfaces, otherwise absorbed (the model answer still flows). */
 function fault(cache: Cache, surface: SurfaceBase, error: unknown): void {
   if (surface.strict) throw error;
+  absorbFault(cache, error);
+}
+
+/** Absorbs a cache fault: counted (a too-long value also as a skipped save) and handed to `onError`. */
+export function absorbFault(cache: Cache, error: unknown): void {
+  if (ValueTooLongError.isInstance(error)) cache.report.savesSkipped++;
   cache.report.errors++;
   cache.onError?.(error instanceof Error ? error : new SemcacheError("SEMCACHE_STORE", String(error)));
 }

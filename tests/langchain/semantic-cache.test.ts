@@ -1,0 +1,370 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
+import { awaitAllCallbacks } from "@langchain/core/callbacks/promises";
+import { AIMessage, ChatMessage, HumanMessage, SystemMessage, ToolMessage, getBufferString } from "@langchain/core/messages";
+import type { LLMResult } from "@langchain/core/outputs";
+import { ChatOpenAI, OpenAI, OpenAIEmbeddings } from "@langchain/openai";
+import {
+  Cache,
+  Config,
+  DistanceEvaluation,
+  ValidationError,
+  cache as globalCache,
+  get,
+  importData,
+  managerFactory,
+  putAnswer,
+  type CacheInitOptions,
+} from "../../src/index.js";
+import { fullPrompt, lastHumanTurn } from "../../src/langchain/prompt-key.js";
+import { SemanticCache, llmKeyPartition, type CacheHitMarker, type SemanticCacheOptions } from "../../src/langchain/semantic-cache.js";
+import { startFakeOpenAI, type FakeOpenAIOptions, type FakeOpenAIServer } from "../../src/testing/index.js";
+import { tempDir } from "../helpers/fixtures.js";
+
+const API_KEY = "sk-semcache-test-0123456789";
+
+let cleanups: Array<() => unknown> = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  cleanups = [];
+});
+
+interface Setup {
+  cache: Cache;
+  server: FakeOpenAIServer;
+  dataDir: string;
+  semanticCache: SemanticCache;
+  chat(fields?: ConstructorParameters<typeof ChatOpenAI>[0]): ChatOpenAI;
+  llm(fields?: ConstructorParameters<typeof OpenAI>[0]): OpenAI;
+}
+
+/**
+ * A fake OpenAI server and a Cache on SQLite in a temp folder: exact match by default; `semantic` adds an
+ * OpenAIEmbeddings (against the same fake server), an hnswlib index and DistanceEvaluation at 0.9.
+ */
+async function setup(
+  options: { semantic?: boolean; server?: FakeOpenAIOptions; init?: CacheInitOptions; semanticCache?: Omit<SemanticCacheOptions, "cache"> } = {},
+): Promise<Setup> {
+  const server = await startFakeOpenAI(options.server);
+  const dir = tempDir();
+  const cache = new Cache();
+  cleanups.push(() => server.close(), dir.cleanup, () => cache.close());
+  const embeddings = new OpenAIEmbeddings({ apiKey: API_KEY, configuration: { baseURL: server.baseURL }, maxRetries: 0 });
+  await cache.init(
+    options.semantic
+      ? {
+          embeddingFunc: embeddings,
+          dataManager: managerFactory("sqlite,hnswlib", { dataDir: dir.path }),
+          similarityEvaluation: new DistanceEvaluation(),
+          config: new Config({ similarityThreshold: 0.9 }),
+          ...options.init,
+        }
+      : { dataManager: managerFactory("sqlite", { dataDir: dir.path }), ...options.init },
+  );
+  const semanticCache = new SemanticCache({ cache, ...options.semanticCache });
+  const connection = { apiKey: API_KEY, configuration: { baseURL: server.baseURL }, maxRetries: 0, cache: semanticCache };
+  return {
+    cache,
+    server,
+    dataDir: dir.path,
+    semanticCache,
+    chat: (fields) => new ChatOpenAI({ model: "gpt-test", ...connection, ...fields }),
+    llm: (fields) => new OpenAI({ model: "gpt-test-instruct", ...connection, ...fields }),
+  };
+}
+
+describe("lastHumanTurn / fullPrompt (on the prompt strings core writes)", () => {
+  it("keys on the last human turn, not the system prompt or earlier turns", () => {
+    const prompt = getBufferString([
+      new SystemMessage("You are terse."),
+      new HumanMessage("first question"),
+      new AIMessage("first answer"),
+      new HumanMessage("What is the capital\nof France?"),
+    ]);
+    expect(prompt).toBe("System: You are terse.\nHuman: first question\nAI: first answer\nHuman: What is the capital\nof France?");
+    expect(lastHumanTurn(prompt)).toBe("What is the capital\nof France?");
+    expect(fullPrompt(prompt)).toBe(prompt);
+  });
+
+  it("keeps the turns after the question (a tool loop must not be answered with its own tool call)", () => {
+    const toolCall = new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "weather", args: { city: "Paris" } }] });
+    const first = getBufferString([new HumanMessage("Weather in Paris?")]);
+    const second = getBufferString([new HumanMessage("Weather in Paris?"), toolCall, new ToolMessage({ content: "sunny", tool_call_id: "c1" })]);
+    expect(lastHumanTurn(first)).toBe("Weather in Paris?");
+    expect(lastHumanTurn(second)).toMatch(/^Weather in Paris\?\nAI: .*"weather".*\nTool: sunny$/);
+  });
+
+  it("reads a ChatMessage with the user role; falls back to the whole prompt without a human turn or text", () => {
+    expect(lastHumanTurn(getBufferString([new SystemMessage("s"), new ChatMessage("hello there", "user")]))).toBe("hello there");
+    expect(lastHumanTurn("Translate 'cat' into French:")).toBe("Translate 'cat' into French:");
+    const empty = getBufferString([new SystemMessage("s"), new HumanMessage("")]);
+    expect(lastHumanTurn(empty)).toBe(empty);
+  });
+});
+
+describe("SemanticCache with ChatOpenAI", () => {
+  it("a miss calls the model once; the hit returns the same message (type, content, metadata), usage zeroed", async () => {
+    const s = await setup();
+    const model = s.chat();
+    const miss = await model.invoke("What is the capital of France?");
+    const hit = await model.invoke("What is the capital of France?");
+    expect(s.server.modelCalls()).toBe(1);
+    expect(hit).toBeInstanceOf(AIMessage);
+    expect(hit.content).toBe(miss.content);
+    expect(hit.content).toBe("Echo: What is the capital of France?");
+    expect(hit.id).toBe(miss.id);
+    const { semcache, ...metadata } = hit.response_metadata;
+    expect(metadata).toEqual(miss.response_metadata);
+    expect(semcache).toEqual({ score: 1, id: expect.any(Number) });
+    expect(hit.usage_metadata).toEqual({ input_tokens: 0, output_tokens: 0, total_tokens: 0 });
+    expect(miss.usage_metadata?.total_tokens).toBeGreaterThan(0); // the miss's own message is never mutated
+    expect(s.cache.report.hits).toBe(1);
+  });
+
+  it("round-trips tool calls and additional_kwargs", async () => {
+    const reply = () => ({ toolCalls: [{ id: "call_1", name: "get_weather", arguments: '{"city":"Paris"}' }] });
+    const s = await setup({ server: { reply } });
+    const model = s.chat();
+    const miss = await model.invoke("Weather in Paris?");
+    const hit = (await model.invoke("Weather in Paris?")) as AIMessage;
+    expect(s.server.modelCalls()).toBe(1);
+    expect(hit.tool_calls).toEqual([{ id: "call_1", name: "get_weather", args: { city: "Paris" }, type: "tool_call" }]);
+    expect(hit.tool_calls).toEqual((miss as AIMessage).tool_calls);
+    expect(hit.additional_kwargs).toEqual(miss.additional_kwargs);
+    expect(hit.response_metadata.finish_reason).toBe("tool_calls");
+  });
+
+  it("keys on the last human turn: another system prompt still hits, another question misses", async () => {
+    const s = await setup();
+    const model = s.chat();
+    await model.invoke([new SystemMessage("Be brief."), new HumanMessage("Name a prime number.")]);
+    const hit = await model.invoke([new SystemMessage("Be chatty."), new HumanMessage("Name a prime number.")]);
+    expect(hit.content).toBe("Echo: Name a prime number.");
+    expect(s.server.modelCalls()).toBe(1);
+    await model.invoke([new SystemMessage("Be brief."), new HumanMessage("Name an even number.")]);
+    expect(s.server.modelCalls()).toBe(2);
+  });
+
+  it("with fullPrompt, the whole transcript is the key", async () => {
+    const s = await setup({ semanticCache: { preEmbeddingFunc: fullPrompt } });
+    const model = s.chat();
+    await model.invoke([new SystemMessage("Be brief."), new HumanMessage("Name a prime number.")]);
+    await model.invoke([new SystemMessage("Be chatty."), new HumanMessage("Name a prime number.")]);
+    expect(s.server.modelCalls()).toBe(2);
+  });
+
+  it("a reworded question hits through a real embedding (OpenAIEmbeddings, sqlite + hnswlib, distance)", async () => {
+    const s = await setup({ semantic: true });
+    const model = s.chat();
+    await model.invoke("What is the capital city of France?");
+    const reworded = await model.invoke("What is the capital of France?");
+    expect(reworded.content).toBe("Echo: What is the capital city of France?");
+    const { score } = reworded.response_metadata.semcache as CacheHitMarker;
+    expect(score).toBeGreaterThanOrEqual(0.9);
+    expect(score).toBeLessThan(1);
+    expect(s.server.modelCalls()).toBe(1);
+    const other = await model.invoke("What is the capital city of Spain?");
+    expect(other.content).toBe("Echo: What is the capital city of Spain?");
+    expect(s.server.modelCalls()).toBe(2);
+    expect(s.server.count("/v1/embeddings")).toBeGreaterThanOrEqual(3);
+  });
+
+  it("partitions by model and by temperature", async () => {
+    const s = await setup();
+    const ask = (fields: ConstructorParameters<typeof ChatOpenAI>[0]) => s.chat(fields).invoke("Tell me a joke.");
+    await ask({ model: "model-a" });
+    await ask({ model: "model-b" });
+    await ask({ model: "model-a", temperature: 0.5 });
+    expect(s.server.modelCalls()).toBe(3);
+    const again = [await ask({ model: "model-a" }), await ask({ model: "model-b" }), await ask({ model: "model-a", temperature: 0.5 })];
+    expect(s.server.modelCalls()).toBe(3);
+    expect(again.map((m) => m.response_metadata.model_name)).toEqual(["model-a", "model-b", "model-a"]);
+  });
+
+  it("the same model with a rotated API key and another base URL still hits", async () => {
+    const s = await setup();
+    await s.chat().invoke("Stable question");
+    const otherUrl = s.server.baseURL.replace("127.0.0.1", "localhost");
+    const rotated = s.chat({ apiKey: "sk-rotated-key-9876543210", configuration: { baseURL: otherUrl } });
+    expect(rotated._getSerializedCacheKeyParametersForCall({})).not.toBe(s.chat()._getSerializedCacheKeyParametersForCall({}));
+    const hit = await rotated.invoke("Stable question");
+    expect(hit.response_metadata.semcache).toBeDefined();
+    expect(s.server.modelCalls()).toBe(1);
+  });
+
+  it("stores no API key or base URL anywhere in the data folder", async () => {
+    const s = await setup({ semantic: true });
+    const model = s.chat();
+    expect(model._getSerializedCacheKeyParametersForCall({})).toContain(API_KEY);
+    await model.invoke("A question worth storing");
+    await s.llm().invoke("A completion worth storing");
+    await s.cache.flush();
+    const files = readdirSync(s.dataDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+    const bytes = Buffer.concat(files.map((entry) => readFileSync(join(entry.parentPath, entry.name))));
+    expect(bytes.includes("A question worth storing")).toBe(true); // the scan does see the rows
+    expect(bytes.includes(API_KEY)).toBe(false);
+    expect(bytes.includes(new URL(s.server.baseURL).host)).toBe(false);
+  });
+
+  it("a cache fault during lookup and save: the model is still called and answers, faults counted", async () => {
+    const errors: Error[] = [];
+    const s = await setup({ semantic: true, init: { onError: (error) => errors.push(error) } });
+    const model = s.chat();
+    await model.invoke("before the fault");
+    await s.cache.dataManager.scalar.close(); // every query now throws
+    const answer = await model.invoke("before the fault");
+    expect(answer.content).toBe("Echo: before the fault");
+    expect(answer.response_metadata.semcache).toBeUndefined();
+    expect(s.server.modelCalls()).toBe(2);
+    expect(s.cache.report.errors).toBeGreaterThanOrEqual(2); // the lookup and the update
+    expect(errors.length).toBe(s.cache.report.errors);
+    await expect(s.cache.close()).rejects.toThrow(/not open/);
+  });
+
+  it("an answer too long to store is returned and counted as a skipped save", async () => {
+    const s = await setup();
+    const dir = tempDir();
+    cleanups.push(dir.cleanup);
+    const small = new Cache();
+    cleanups.push(() => small.close());
+    await small.init({ dataManager: managerFactory("sqlite", { dataDir: dir.path, scalarParams: { tableLenConfig: { answer_answer: 20 } } }) });
+    const model = s.chat({ cache: new SemanticCache({ cache: small }) });
+    const answer = await model.invoke("a question whose echo is long");
+    expect(answer.content).toBe("Echo: a question whose echo is long");
+    expect(small.report.savesSkipped).toBe(1);
+    await model.invoke("a question whose echo is long");
+    expect(s.server.modelCalls()).toBe(2);
+  });
+
+  it("a stored entry that is not a list of generations is a miss (counted), and is replaced", async () => {
+    const s = await setup();
+    const model = s.chat();
+    const request = { prompt: "broken entry", ...llmKeyPartition(model._getSerializedCacheKeyParametersForCall({})) };
+    await putAnswer(request, { cacheObj: s.cache }, { answer: '{"not":"generations"}', answerType: "object" });
+    expect((await model.invoke("broken entry")).content).toBe("Echo: broken entry");
+    expect(s.cache.report.errors).toBe(1);
+    expect(s.server.modelCalls()).toBe(1);
+    const hit = await model.invoke("broken entry"); // the newest entry for a key answers
+    expect(hit.response_metadata.semcache).toBeDefined();
+    expect(s.server.modelCalls()).toBe(1);
+  });
+
+  it("batch: hits and misses mixed, answers in order, only misses reach the model", async () => {
+    const s = await setup();
+    const model = s.chat();
+    await model.invoke("q1");
+    await model.invoke("q3");
+    const answers = await model.batch(["q1", "q2", "q3", "q4"]);
+    expect(answers.map((m) => m.content)).toEqual(["Echo: q1", "Echo: q2", "Echo: q3", "Echo: q4"]);
+    expect(answers.map((m) => m.response_metadata.semcache !== undefined)).toEqual([true, false, true, false]);
+    expect(s.server.modelCalls()).toBe(4);
+  });
+
+  it("callback handlers see the hit: handleLLMNewToken and handleLLMEnd with cached: true", async () => {
+    const s = await setup();
+    const model = s.chat();
+    await model.invoke("observed question");
+    const seen: Array<{ output: LLMResult; extra?: Record<string, unknown> }> = [];
+    const tokens: string[] = [];
+    const handler = BaseCallbackHandler.fromMethods({
+      handleLLMNewToken: (token: string) => void tokens.push(token),
+      handleLLMEnd: (output: LLMResult, _runId: string, _parent?: string, _tags?: string[], extra?: Record<string, unknown>) =>
+        void seen.push({ output, extra }),
+    });
+    await model.invoke("observed question", { callbacks: [handler] });
+    await awaitAllCallbacks();
+    expect(seen).toHaveLength(1);
+    expect(seen[0].extra).toEqual({ cached: true });
+    expect(seen[0].output.generations[0][0].text).toBe("Echo: observed question");
+    expect(tokens).toEqual(["Echo: observed question"]);
+    expect(s.server.modelCalls()).toBe(1);
+  });
+
+  it("requestOptions as a function of the prompt: cacheSkip sends matching prompts to the model", async () => {
+    const s = await setup({ semanticCache: { requestOptions: (prompt) => ({ cacheSkip: prompt.includes("live") }) } });
+    const model = s.chat();
+    await model.invoke("live score");
+    await model.invoke("live score");
+    await model.invoke("static fact");
+    await model.invoke("static fact");
+    expect(s.server.modelCalls()).toBe(3);
+  });
+
+  it("a hit in the next cache (L2) is written back to L1 without the hit marker", async () => {
+    const s = await setup(); // s.cache is L2
+    await s.chat().invoke("layered question");
+    const dir = tempDir();
+    const l1 = new Cache();
+    cleanups.push(dir.cleanup, () => l1.close());
+    await l1.init({ dataManager: managerFactory("sqlite", { dataDir: dir.path }), nextCache: s.cache });
+    const model = s.chat({ cache: new SemanticCache({ cache: l1 }) });
+    expect((await model.invoke("layered question")).content).toBe("Echo: layered question");
+    expect(s.cache.report.hits).toBe(1);
+    await l1.flush();
+    const stored = readFileSync(join(dir.path, "sqlite.db"));
+    expect(stored.includes("Echo: layered question")).toBe(true);
+    expect(stored.includes(`"semcache":`)).toBe(false); // the marker as a JSON key (tables are named semcache_*)
+    const fromL1 = await model.invoke("layered question");
+    expect(fromL1.response_metadata.semcache).toBeDefined();
+    expect(l1.report.hits).toBe(1);
+    expect(s.server.modelCalls()).toBe(1);
+  });
+
+  it("a text entry (importData for the model's partition) answers a chat model with an AIMessage", async () => {
+    const s = await setup();
+    const model = s.chat();
+    const partition = llmKeyPartition(model._getSerializedCacheKeyParametersForCall({}));
+    await importData(["Who wrote Hamlet?"], ["Shakespeare."], undefined, { cacheObj: s.cache, partition });
+    const hit = await model.invoke("Who wrote Hamlet?");
+    expect(hit).toBeInstanceOf(AIMessage);
+    expect(hit.content).toBe("Shakespeare.");
+    expect(s.server.modelCalls()).toBe(0);
+  });
+});
+
+describe("SemanticCache with an LLM (completions)", () => {
+  it("miss then hit; the answer is stored as text that the simple API reads too", async () => {
+    const s = await setup();
+    const llm = s.llm();
+    const miss = await llm.invoke("Write a haiku");
+    const hit = await llm.generate(["Write a haiku"]);
+    expect(s.server.modelCalls()).toBe(1);
+    expect(hit.generations[0][0].text).toBe(miss);
+    expect(hit.generations[0][0].generationInfo).toEqual({ semcache: { score: 1, id: expect.any(Number) }, tokenUsage: {} });
+    expect(hit.llmOutput).toEqual({});
+    const partition = llmKeyPartition(llm._getSerializedCacheKeyParametersForCall({}));
+    expect(await get("Write a haiku", { cacheObj: s.cache, partition })).toBe(miss);
+  });
+
+  it("batch mixes hits and misses in order; chat and LLM entries never share a partition", async () => {
+    const s = await setup();
+    const llm = s.llm();
+    await llm.invoke("p2");
+    const answers = await llm.batch(["p1", "p2", "p3"]);
+    expect(answers).toEqual(['Echo: ["p1"]', 'Echo: ["p2"]', 'Echo: ["p3"]']);
+    expect(s.server.modelCalls()).toBe(3);
+    await s.chat({ model: "gpt-test-instruct" }).invoke("p2");
+    expect(s.server.modelCalls()).toBe(4);
+  });
+});
+
+describe("SemanticCache options", () => {
+  it("uses the global cache by default", async () => {
+    const server = await startFakeOpenAI();
+    cleanups.push(() => server.close(), () => globalCache.close());
+    await globalCache.init();
+    const model = new ChatOpenAI({ model: "m", apiKey: API_KEY, configuration: { baseURL: server.baseURL }, maxRetries: 0, cache: new SemanticCache() });
+    await model.invoke("global question");
+    await model.invoke("global question");
+    expect(server.modelCalls()).toBe(1);
+    expect(globalCache.report.hits).toBe(1);
+  });
+
+  it("rejects bad options with ValidationError", () => {
+    expect(() => new SemanticCache({ cache: {} as Cache })).toThrow(ValidationError);
+    expect(() => new SemanticCache({ preEmbeddingFunc: "last" as never })).toThrow(ValidationError);
+    expect(() => new SemanticCache({ requestOptions: 3 as never })).toThrow(ValidationError);
+  });
+});
