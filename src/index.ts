@@ -39,6 +39,11 @@ export { TimeEvaluation } from "./similarity/time.js";
 export { SequenceMatchEvaluation } from "./similarity/sequence-match.js";
 export { KReciprocalEvaluation } from "./similarity/k-reciprocal.js";
 export { normalizeScore } from "./similarity/score.js";
+export * from "./similarity/base.js";
+export * from "./similarity/embedding-distance.js";
+export * from "./similarity/llm-judge.js";
+export * from "./processors/context/summarize.js";
+export * from "./processors/context/selective.js";
 export type * from "./similarity/types.js";
 
 export { DataManager, type DataManagerOptions, type SaveItem } from "./manager/data-manager.js";

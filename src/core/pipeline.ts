@@ -335,6 +335,8 @@ async function judge(
       : evaluation.evaluation(source, candidate, {
           extra: context.evaluationFunc.extra,
           search: (vector, topK) => cache.dataManager.search(vector, topK),
+          // Lets an evaluation reuse the stored vectors when it embeds with the same function.
+          embeddingFunc: context.embeddingFunc.fn ? undefined : cache.embeddingFunc,
         }),
   );
   const score = normalizeScore(evaluation, raw);

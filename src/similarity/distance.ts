@@ -1,5 +1,6 @@
 import { clamp, embeddingSimilarity } from "./score.js";
-import type { EvaluationCandidate, EvaluationSource, SimilarityEvaluation } from "./types.js";
+import { BaseSimilarityEvaluation } from "./base.js";
+import type { EvaluationCandidate, EvaluationSource } from "./types.js";
 
 /**
  * Scores a candidate by cosine similarity, clamped to [0, 1] (GPTCache's SearchDistanceEvaluation, on a
@@ -7,7 +8,7 @@ import type { EvaluationCandidate, EvaluationSource, SimilarityEvaluation } from
  * carries one, so no vector maths is repeated on the hit path; otherwise compares the two embeddings
  * (string keys by equality), and without embeddings falls back to comparing the questions.
  */
-export class DistanceEvaluation implements SimilarityEvaluation {
+export class DistanceEvaluation extends BaseSimilarityEvaluation {
   range(): readonly [number, number] {
     return [0, 1];
   }

@@ -1,7 +1,8 @@
-import type { EvaluationCandidate, EvaluationSource, SimilarityEvaluation } from "./types.js";
+import { BaseSimilarityEvaluation } from "./base.js";
+import type { EvaluationCandidate, EvaluationSource } from "./types.js";
 
 /** The default evaluation: a candidate counts only when its question is the request's question, verbatim. */
-export class ExactMatchEvaluation implements SimilarityEvaluation {
+export class ExactMatchEvaluation extends BaseSimilarityEvaluation {
   range(): readonly [number, number] {
     return [0, 1];
   }

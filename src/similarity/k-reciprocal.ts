@@ -1,7 +1,8 @@
 import { ValidationError } from "../core/errors.js";
 import { cosineSimilarity } from "../core/vector-math.js";
+import { BaseSimilarityEvaluation } from "./base.js";
 import { clamp } from "./score.js";
-import type { EvaluationCandidate, EvaluationContext, EvaluationSource, SimilarityEvaluation } from "./types.js";
+import type { EvaluationCandidate, EvaluationContext, EvaluationSource } from "./types.js";
 
 export interface KReciprocalOptions {
   /** The query must be at least as near the candidate as the candidate's topK-th neighbour. Default 3. */
@@ -22,12 +23,13 @@ export interface KReciprocalOptions {
  * index with fewer than topK + 1 entries compared against its farthest entry, rejecting true neighbours in
  * small caches; here such a candidate has no topK-th neighbour to lose to.
  */
-export class KReciprocalEvaluation implements SimilarityEvaluation {
+export class KReciprocalEvaluation extends BaseSimilarityEvaluation {
   readonly topK: number;
   readonly maxDistance: number;
   readonly positive: boolean;
 
   constructor(options: KReciprocalOptions = {}) {
+    super(options);
     const { topK = 3, maxDistance = 2, positive = false } = options;
     if (!Number.isInteger(topK) || topK < 1) throw new ValidationError("KReciprocalEvaluation: `topK` must be a positive integer.");
     if (typeof maxDistance !== "number" || !(maxDistance > 0) || !Number.isFinite(maxDistance)) {

@@ -1,4 +1,6 @@
+import type { RunnableConfig } from "@langchain/core/runnables";
 import { ValidationError } from "../core/errors.js";
+import { BaseSimilarityEvaluation } from "./base.js";
 import type { EvaluationCandidate, EvaluationContext, EvaluationSource, SimilarityEvaluation } from "./types.js";
 
 export interface TimeEvaluationOptions {
@@ -12,11 +14,12 @@ export interface TimeEvaluationOptions {
  * Restricts another evaluation to recent entries (answers about news, prices, ...): a candidate older
  * than `timeRange` seconds, or one whose age is unknown, scores the inner range's minimum.
  */
-export class TimeEvaluation implements SimilarityEvaluation {
+export class TimeEvaluation extends BaseSimilarityEvaluation {
   readonly inner: SimilarityEvaluation;
   readonly timeRange: number;
 
   constructor(options: TimeEvaluationOptions) {
+    super(options ?? {});
     const inner = options?.evaluation;
     if (typeof inner?.evaluation !== "function" || typeof inner.range !== "function") {
       throw new ValidationError("TimeEvaluation: `evaluation` must be a similarity evaluation (range() and evaluation()).");
@@ -29,14 +32,32 @@ export class TimeEvaluation implements SimilarityEvaluation {
     this.timeRange = timeRange;
   }
 
+  /** Serialises the wrapped evaluation under its option name (`evaluation` is also this class's method). */
+  override get lc_attributes(): Record<string, unknown> {
+    return { evaluation: this.inner };
+  }
+
   range(): readonly [number, number] {
     return this.inner.range();
   }
 
   evaluation(src: EvaluationSource, cached: EvaluationCandidate, context?: EvaluationContext): number | Promise<number> {
+    return this.#isStale(cached, context) ? this.range()[0] : this.inner.evaluation(src, cached, context);
+  }
+
+  protected override evaluateWithConfig(
+    src: EvaluationSource,
+    cached: EvaluationCandidate,
+    context: EvaluationContext | undefined,
+    config: RunnableConfig,
+  ): number | Promise<number> {
+    if (this.#isStale(cached, context)) return this.range()[0];
+    return BaseSimilarityEvaluation.evaluateWithin(this.inner, src, cached, context, config);
+  }
+
+  #isStale(cached: EvaluationCandidate, context?: EvaluationContext): boolean {
     const createOn = cached.createOn ?? cached.record?.createOn;
     const now = context?.now ?? Date.now();
-    if (typeof createOn !== "number" || (now - createOn) / 1000 > this.timeRange) return this.range()[0];
-    return this.inner.evaluation(src, cached, context);
+    return typeof createOn !== "number" || (now - createOn) / 1000 > this.timeRange;
   }
 }

@@ -1,4 +1,5 @@
 import type { CacheRecord } from "../core/types.js";
+import type { EmbeddingFunction } from "../embeddings/types.js";
 import type { VectorHit } from "../stores/vector/types.js";
 
 /** The incoming request's side of a comparison. */
@@ -29,6 +30,11 @@ export interface EvaluationContext {
   search?: (vector: Float32Array, topK: number) => Promise<VectorHit[]>;
   /** Epoch milliseconds "now" (time-based evaluations). */
   now?: number;
+  /**
+   * The embedding function that produced `src.embedding` and the candidates' embeddings (the cache's own):
+   * an evaluation that embeds with the same function reuses those vectors instead of embedding again.
+   */
+  embeddingFunc?: EmbeddingFunction;
 }
 
 /**

@@ -1,14 +1,13 @@
 /// <reference types="jest" />
+import { awaitAllCallbacks } from "@langchain/core/callbacks/promises";
+import { Runnable } from "@langchain/core/runnables";
+import { ValidationError } from "../core/errors.js";
 import { cosineSimilarity } from "../core/vector-math.js";
+import type { EvaluationInput, EvaluationPair } from "../similarity/base.js";
 import { normalizeScore } from "../similarity/score.js";
-import type { EvaluationCandidate, EvaluationContext, EvaluationSource, SimilarityEvaluation } from "../similarity/types.js";
+import type { SimilarityEvaluation } from "../similarity/types.js";
 
-/** Both sides of one comparison, plus the context the evaluation needs (search, now, ...). */
-export interface EvaluationPair {
-  src: EvaluationSource;
-  cached: EvaluationCandidate;
-  context?: EvaluationContext;
-}
+export type { EvaluationPair } from "../similarity/base.js";
 
 type Factory<T> = () => T | Promise<T>;
 
@@ -22,6 +21,12 @@ export interface SimilarityEvaluationContractOptions {
   different?: Factory<EvaluationPair>;
   /** Builds a pair from two question texts (random and empty-string checks). Default `syntheticPair`. */
   pair?: (question: string, cachedQuestion: string) => EvaluationPair | Promise<EvaluationPair>;
+  /**
+   * The evaluation is also a LangChain Runnable (every evaluation of this package is): checks invoke, batch,
+   * the question shorthand, callbacks and serialisation. Set false for a plain { range, evaluation } object.
+   * Default true.
+   */
+  runnable?: boolean;
 }
 
 /** A deterministic bag-of-words vector (unit length; zero for text without words): texts sharing words are near. */
@@ -73,7 +78,7 @@ function randomQuestionPairs(count: number): Array<[string, string]> {
 
 /** Registers the behaviours every similarity evaluation must have. */
 export function testSimilarityEvaluation(options: SimilarityEvaluationContractOptions): void {
-  const { name, create, identical, different, pair = syntheticPair } = options;
+  const { name, create, identical, different, pair = syntheticPair, runnable = true } = options;
 
   describe(`${name} (similarity evaluation contract)`, () => {
     let evaluation: SimilarityEvaluation;
@@ -126,5 +131,88 @@ export function testSimilarityEvaluation(options: SimilarityEvaluationContractOp
         expectInRange(await score(await pair(a, b)));
       }
     });
+
+    if (runnable) testAsRunnable(() => evaluation, { identical, different, pair });
+  });
+}
+
+/** A promise's outcome, so two calls can be compared whether they resolve or reject. */
+async function settle(promise: Promise<number>): Promise<{ value?: number; error?: string }> {
+  try {
+    return { value: await promise };
+  } catch (error) {
+    return { error: error instanceof Error ? error.constructor.name : String(error) };
+  }
+}
+
+/** The Runnable side of the contract: invoke is the normalised evaluation, with LangChain's usual behaviours. */
+function testAsRunnable(
+  current: () => SimilarityEvaluation,
+  pairs: Pick<SimilarityEvaluationContractOptions, "identical" | "different"> & { pair: NonNullable<SimilarityEvaluationContractOptions["pair"]> },
+): void {
+  const asRunnable = () => {
+    const evaluation = current();
+    expect(Runnable.isRunnable(evaluation)).toBe(true);
+    return evaluation as unknown as Runnable<EvaluationInput, number>;
+  };
+  const samples = async () => [
+    await pairs.identical(),
+    ...(pairs.different ? [await pairs.different()] : []),
+    await pairs.pair("what is the capital of france", "capital of france"),
+  ];
+  const normalised = async (p: EvaluationPair) => normalizeScore(current(), await current().evaluation(p.src, p.cached, p.context));
+
+  it("is a Runnable whose invoke returns the evaluation's score normalised to [0, 1]", async () => {
+    const runnable = asRunnable();
+    for (const p of await samples()) {
+      const score = await runnable.invoke(p);
+      expect(score).toBeGreaterThanOrEqual(0);
+      expect(score).toBeLessThanOrEqual(1);
+      expect(score).toBe(await normalised(p));
+    }
+    expect(await runnable.invoke(await pairs.identical())).toBe(1);
+  });
+
+  it("batches: each input scores as invoke scores it", async () => {
+    const runnable = asRunnable();
+    const inputs = await samples();
+    const expected = await Promise.all(inputs.map((p) => normalised(p)));
+    expect(await runnable.batch(inputs, {}, { maxConcurrency: 2 })).toEqual(expected);
+  });
+
+  it("reads { question, cachedQuestion } as a pair of bare questions", async () => {
+    const runnable = asRunnable();
+    for (const [question, cachedQuestion] of [["capital of france", "capital of france"], ["capital of france", "how do i bake bread"]]) {
+      const bare = { src: { question }, cached: { question: cachedQuestion, answer: "" } };
+      expect(await settle(runnable.invoke({ question, cachedQuestion }))).toEqual(await settle(runnable.invoke(bare)));
+    }
+  });
+
+  it("rejects input of any other shape with a ValidationError", async () => {
+    const runnable = asRunnable();
+    for (const input of [{}, { question: "q" }, { src: { question: "q" } }, { src: {}, cached: { question: "c" } }, null, "text"]) {
+      await expect(runnable.invoke(input as never)).rejects.toBeInstanceOf(ValidationError);
+    }
+  });
+
+  it("shows callbacks one run per call, with its input and score, and pipes into a chain", async () => {
+    const runnable = asRunnable();
+    const p = await pairs.identical();
+    const events: Array<{ event: string; runId: string; payload: unknown }> = [];
+    const handler = {
+      handleChainStart: (_chain: unknown, inputs: unknown, runId: string) => void events.push({ event: "start", runId, payload: inputs }),
+      handleChainEnd: (outputs: unknown, runId: string) => void events.push({ event: "end", runId, payload: outputs }),
+    };
+    expect(await runnable.invoke(p, { callbacks: [handler], runName: "judge" })).toBe(1);
+    await awaitAllCallbacks();
+    const own = events.filter((e) => e.runId === events[0]?.runId);
+    expect(own.map((e) => e.event)).toEqual(["start", "end"]);
+    expect(own[0].payload).toMatchObject({ src: { question: p.src.question } });
+    expect(own[1].payload).toEqual({ output: 1 });
+
+    const chain = runnable.pipe((score: number) => (score >= 0.5 ? "hit" : "miss"));
+    expect(await chain.invoke(p)).toBe("hit");
+    const serialised = JSON.parse(JSON.stringify(runnable));
+    expect(serialised).toMatchObject({ lc: 1, type: expect.stringMatching(/^(constructor|not_implemented)$/) });
   });
 }
