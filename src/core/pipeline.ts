@@ -71,6 +71,8 @@ export interface StreamSurface<C> extends SurfaceBase {
   call(): AsyncIterable<C> | Promise<AsyncIterable<C>>;
   /** The text a chunk adds to the answer (joined and stored when the stream ends normally). */
   chunkText(chunk: C): string | null | undefined;
+  /** What to store once the stream has ended normally, from the joined text; falsy = store nothing. Default: the text. */
+  answerOf?(text: string): StoredAnswer | null | undefined;
   /** Replays a hit as chunks of the surface's own shape. */
   replay(hit: CacheHit): AsyncIterable<C>;
 }
@@ -160,11 +162,17 @@ async function shareFlight<R>(prepared: Prepared, surface: SurfaceBase, run: () 
   if (prepared.skip || !prepared.key) return run();
   const flights = prepared.cache.flights;
   const id = `${surface.name}\u0000${prepared.key.hash}`;
-  const existing = flights.get(id);
-  if (existing) return existing as Promise<R>;
+  const existing = flights.get(id) as Promise<R> | undefined;
+  // A waiter does not inherit the leader's abort: it makes its own call instead.
+  if (existing) return existing.catch((error: unknown) => (isAbort(error) ? run() : Promise.reject(error)));
   const flight = run().finally(() => flights.delete(id));
   flights.set(id, flight);
   return flight;
+}
+
+function isAbort(error: unknown): boolean {
+  const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
+  return name === "AbortError" || (typeof message === "string" && /^(?:aborted|aborterror)$/i.test(message.trim()));
 }
 
 /** Passes chunks through as they arrive; stores the joined text only when the stream ends normally. */
@@ -180,7 +188,8 @@ async function* storeWhenComplete<C>(
     yield chunk;
   }
   if (started !== undefined) prepared.cache.report.time("llm", performance.now() - started);
-  if (text) await save(prepared, text, surface);
+  const answer = surface.answerOf ? surface.answerOf(text) : text;
+  if (answer) await save(prepared, answer, surface);
 }
 
 /** Validates options, applies the enable function and temperature rule, and computes the key. */

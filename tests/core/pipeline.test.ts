@@ -193,6 +193,30 @@ describe("request flow", () => {
     expect(await c.dataManager.count()).toBe(1);
   });
 
+  it("a waiter on a shared call makes its own call when the leader aborts, but shares a real failure", async () => {
+    const c = await exactCache();
+    let calls = 0;
+    const ask = cached(
+      async (request: { prompt: string; abort?: boolean }) => {
+        calls++;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        if (request.abort) throw Object.assign(new Error("The operation was aborted"), { name: "AbortError" });
+        if (request.prompt === "fails") throw new Error("upstream 500");
+        return "fresh";
+      },
+      { requestOptions: { cacheObj: c } },
+    );
+    const [leader, waiter] = await Promise.allSettled([ask({ prompt: "q", abort: true }), ask({ prompt: "q" })]);
+    expect(leader).toMatchObject({ status: "rejected", reason: { name: "AbortError" } });
+    expect(waiter).toEqual({ status: "fulfilled", value: "fresh" });
+    expect(calls).toBe(2);
+
+    calls = 0;
+    const both = await Promise.allSettled([ask({ prompt: "fails" }), ask({ prompt: "fails" })]);
+    expect(both.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+    expect(calls).toBe(1);
+  });
+
   it("a next-cache hit is written back to the first cache", async () => {
     const l2 = await exactCache();
     const l1 = await exactCache({ nextCache: l2 });

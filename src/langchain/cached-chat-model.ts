@@ -1,0 +1,241 @@
+import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
+import type { BaseLanguageModelInput, StructuredOutputMethodOptions } from "@langchain/core/language_models/base";
+import {
+  BaseChatModel,
+  type BaseChatModelCallOptions,
+  type BaseChatModelParams,
+  type BindToolsInput,
+} from "@langchain/core/language_models/chat_models";
+import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
+import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
+import type { Runnable } from "@langchain/core/runnables";
+import { ValidationError } from "../core/errors.js";
+import { runCachedStream } from "../core/pipeline.js";
+import type { CacheRequest } from "../core/types.js";
+import {
+  CACHE_CALL_KEYS,
+  carriesTools,
+  modelCallConfig,
+  modelSettings,
+  runWithOutcome,
+  splitCallOptions,
+  type CacheCallOptions,
+  type WrapperCacheDefaults,
+} from "./call-options.js";
+import {
+  hitMarker,
+  isPlainText,
+  markedMessage,
+  replayHit,
+  reportTokens,
+  SEARCH_ONLY_MISS_MARKER,
+  SHARED_MARKER,
+  storableText,
+  toRequestMessages,
+  ZERO_USAGE,
+  type SemcacheMarker,
+} from "./messages.js";
+
+/** Concurrent identical misses share one model call only within one surface. */
+const SURFACE = "langchain-chat";
+
+/**
+ * Call options of a `CachedChatModel`: the wrapped model's own (`M`), plus the cache's (`cacheObj`,
+ * `cacheContext`, `cacheSkip`, `session`, `topK`, `searchOnly`, `temperature`), which are removed before the
+ * wrapped model is called. `temperature` here drives only the cache's rule; the model's own temperature
+ * setting is what it samples at (and is a partition key).
+ */
+export type CachedChatModelCallOptions<M extends BaseChatModelCallOptions = BaseChatModelCallOptions> = M &
+  CacheCallOptions;
+
+export interface CachedChatModelFields<M extends BaseChatModelCallOptions = BaseChatModelCallOptions>
+  extends Omit<BaseChatModelParams, "cache">,
+    WrapperCacheDefaults {
+  /** The chat model to put the cache in front of (ChatOpenAI, ChatAnthropic, ChatOllama, ...). */
+  model: BaseChatModel<M>;
+}
+
+function isChatModel(model: unknown): model is BaseChatModel {
+  const m = model as { _modelType?: () => string; invoke?: unknown } | null;
+  return typeof m?._modelType === "function" && m._modelType() === "base_chat_model" && typeof m.invoke === "function";
+}
+
+/** A result with the message's usage also as llmOutput.tokenUsage, as LangChain's streaming path reports it. */
+function resultOf(message: BaseMessage): ChatResult {
+  const usage = AIMessage.isInstance(message) ? message.usage_metadata : undefined;
+  const llmOutput = usage && {
+    tokenUsage: { promptTokens: usage.input_tokens, completionTokens: usage.output_tokens, totalTokens: usage.total_tokens },
+  };
+  return { generations: [{ text: message.text, message }], llmOutput };
+}
+
+/** A stream chunk that cost no model call: the first of a replay (or a searchOnly miss) carries the marker. */
+function markedChunk(text: string, marker?: SemcacheMarker): ChatGenerationChunk {
+  const message = new AIMessageChunk({
+    content: text,
+    response_metadata: marker ? { semcache: marker } : {},
+    usage_metadata: marker ? { ...ZERO_USAGE } : undefined,
+  });
+  return new ChatGenerationChunk({ text, message });
+}
+
+async function* generationChunks(source: AsyncIterable<AIMessageChunk>): AsyncGenerator<ChatGenerationChunk> {
+  for await (const message of source) yield new ChatGenerationChunk({ text: message.text, message });
+}
+
+/**
+ * Puts the cache in front of any LangChain chat model: `invoke`, `batch` and `stream` go through the request
+ * flow, keyed on the real messages (`{ messages: [{ role, content }], model, temperature, ... }`).
+ *
+ * ```ts
+ * const chat = new CachedChatModel({ model: new ChatOpenAI({ model: "gpt-4o-mini" }), cache });
+ * await chat.invoke("What is a semantic cache?"); // calls the model, stores the answer
+ * const again = await chat.invoke("What is a semantic cache?");
+ * again.response_metadata.semcache; // { hit: true, score: 1, id: 1 }; again.usage_metadata is all zeros
+ * await chat.invoke(messages, { session: "user-42", cacheSkip: true }); // cache options per call
+ * ```
+ *
+ * - The key: by default (`lastContent`) the last message's text, so the same question under another system
+ *   prompt hits. To key on the conversation, init the cache with `preEmbeddingFunc: concatAllQueries` (the
+ *   last `config.contextLen` user turns; drop "system" from `config.skipList` to include the system prompt)
+ *   or `getMessages` (every message).
+ * - Hits are AIMessages with `response_metadata.semcache = { hit: true, score, id }` and zero usage; stream
+ *   hits replay as AIMessageChunks of a few words. Misses return the wrapped model's message unchanged
+ *   (SemcacheMarker lists the other markers).
+ * - A miss calls the wrapped model's `invoke`/`stream` with the same messages, its call options and the
+ *   abort signal. Callback handlers see this wrapper's run, hit or miss (stream tokens, end, usage: once
+ *   each); the model's own run goes only to handlers set on the model itself and to LangSmith's tracer
+ *   (nested under this run), so usage is never counted twice.
+ * - Tool calls and structured output pass through uncached: calls with tools, tool_choice, functions or
+ *   response_format (or after `bindTools`) skip the lookup and store nothing; answers with tool calls or
+ *   non-text content are never stored; questions with non-text content (images) bypass the cache.
+ * - A `searchOnly` miss is an empty AIMessage marked `{ hit: false }` (a stream yields one such chunk), not
+ *   an error: a miss is an expected answer to "is this cached?", and a throw would fail a whole `batch()`.
+ */
+export class CachedChatModel<M extends BaseChatModelCallOptions = BaseChatModelCallOptions> extends BaseChatModel<
+  CachedChatModelCallOptions<M>
+> {
+  readonly model: BaseChatModel<M>;
+  private readonly fields: CachedChatModelFields<M>;
+  private readonly defaults: WrapperCacheDefaults;
+  /** What a miss calls: the model, or the model bound with tools by `bindTools`. */
+  private target: Runnable<BaseLanguageModelInput, AIMessageChunk, M>;
+  private toolsBound = false;
+
+  static override lc_name(): string {
+    return "CachedChatModel";
+  }
+
+  constructor(fields: CachedChatModelFields<M>) {
+    const { model, cache, session, cacheOptions, ...params } = fields ?? ({} as CachedChatModelFields<M>);
+    super(params);
+    if (!isChatModel(model)) throw new ValidationError("CachedChatModel needs `model`, a LangChain chat model.");
+    this.model = model;
+    this.target = model;
+    this.fields = fields;
+    this.defaults = { cache, session, cacheOptions };
+  }
+
+  _llmType(): string {
+    return "semcache";
+  }
+
+  override get callKeys(): string[] {
+    return [...super.callKeys, ...CACHE_CALL_KEYS];
+  }
+
+  /** The wrapped model's invocation params (what traces show). */
+  override invocationParams(options?: this["ParsedCallOptions"]): unknown {
+    return this.model.invocationParams(options && (splitCallOptions(options, {}).modelOptions as never));
+  }
+
+  override getLsParams(options: this["ParsedCallOptions"]) {
+    return this.model.getLsParams(splitCallOptions(options, {}).modelOptions as never);
+  }
+
+  /** Binds tools on the wrapped model; the result is still a CachedChatModel, whose calls pass through uncached. */
+  override bindTools(tools: BindToolsInput[], kwargs?: Partial<M>): CachedChatModel<M> {
+    if (typeof this.model.bindTools !== "function") {
+      throw new ValidationError(`${this.model.getName()} has no bindTools(): it does not support tool calling.`);
+    }
+    const bound = new CachedChatModel<M>(this.fields);
+    bound.target = this.model.bindTools(tools, kwargs);
+    bound.toolsBound = true;
+    return bound;
+  }
+
+  /** The wrapped model's own structured output (uncached: a parsed object is not a text answer). */
+  override withStructuredOutput<RunOutput extends Record<string, unknown> = Record<string, unknown>>(
+    outputSchema: Parameters<BaseChatModel["withStructuredOutput"]>[0],
+    config?: StructuredOutputMethodOptions<boolean>,
+  ): Runnable<BaseLanguageModelInput, RunOutput> {
+    return this.model.withStructuredOutput(outputSchema, config as StructuredOutputMethodOptions<false>) as Runnable<
+      BaseLanguageModelInput,
+      RunOutput
+    >;
+  }
+
+  async _generate(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: CallbackManagerForLLMRun,
+  ): Promise<ChatResult> {
+    options.signal?.throwIfAborted();
+    const { request, cacheOptions, config } = this.plan(messages, options, runManager);
+    const call = () => this.target.invoke(messages, config);
+    if (!request) return resultOf(await call());
+    const { value, outcome } = await runWithOutcome<BaseMessage>(request, cacheOptions, {
+      name: SURFACE,
+      call,
+      answerOf: storableText,
+      fromCache: (hit) => markedMessage(hitMarker(hit), hit.answer),
+    });
+    if (value === null) return resultOf(markedMessage(SEARCH_ONLY_MISS_MARKER, ""));
+    // As LangChain's own cache does: a hit reports its text as one token.
+    if (outcome === "hit") await runManager?.handleLLMNewToken(value.text);
+    return resultOf(outcome === "shared" ? markedMessage(SHARED_MARKER, value) : value);
+  }
+
+  override async *_streamResponseChunks(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: CallbackManagerForLLMRun,
+  ): AsyncGenerator<ChatGenerationChunk> {
+    options.signal?.throwIfAborted();
+    const { request, cacheOptions, config } = this.plan(messages, options, runManager);
+    const upstream = async () => generationChunks(await this.target.stream(messages, config));
+    if (!request) {
+      yield* reportTokens(await upstream(), runManager);
+      return;
+    }
+    // A streamed answer with any chunk that is not plain text (tool calls, audio) is passed on but not stored.
+    let plain = true;
+    const stream = await runCachedStream<ChatGenerationChunk>(request, cacheOptions, {
+      name: SURFACE,
+      call: upstream,
+      chunkText: (chunk) => {
+        plain &&= isPlainText(chunk.message);
+        return chunk.text;
+      },
+      answerOf: (text) => (plain ? text : null),
+      replay: (hit) => replayHit(hit, (text, first) => markedChunk(text, first ? hitMarker(hit) : undefined), options.signal),
+    });
+    yield* reportTokens(stream ?? [markedChunk("", SEARCH_ONLY_MISS_MARKER)], runManager);
+  }
+
+  /** Splits the options into the cache's and the model call's, and builds the cache request. */
+  private plan(messages: BaseMessage[], options: this["ParsedCallOptions"], runManager?: CallbackManagerForLLMRun) {
+    const { cacheOptions, modelOptions } = splitCallOptions(options, this.defaults);
+    const config = modelCallConfig<M>(modelOptions, runManager);
+    return { request: this.requestFor(messages, modelOptions), cacheOptions, config };
+  }
+
+  /** The cache request, or undefined when the call passes through uncached (tools, non-text content). */
+  private requestFor(messages: BaseMessage[], modelOptions: object): CacheRequest | undefined {
+    if (this.toolsBound || carriesTools(modelOptions as Record<string, unknown>)) return undefined;
+    const chat = toRequestMessages(messages);
+    if (!chat) return undefined;
+    const settings = modelSettings(this.model, modelOptions);
+    return carriesTools(settings) ? undefined : { ...settings, messages: chat };
+  }
+}
