@@ -56,20 +56,28 @@ function jsonValueEnd(text: string, start: number): number {
 
 /**
  * Parses LangChain's llmKey (`key:JSON` pairs joined by ",", as `_getSerializedCacheKeyParametersForCall`
- * writes it) into an object. Text that is not in that form is kept whole under `llmKey`.
+ * writes it) into an object. A value that is not JSON (`fetch:undefined` for a function setting) is kept as
+ * its text, or dropped when it is `undefined`; trailing text without a key is kept under `llmKey`, with
+ * credential-looking words removed. The whole raw key is never returned: it carries the API key.
  */
 export function parseLlmKey(llmKey: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   let i = 0;
   while (i < llmKey.length) {
     const colon = llmKey.indexOf(":", i);
-    if (colon < 0) return { llmKey };
+    if (colon < 0) {
+      out.llmKey = llmKey.slice(i).replace(/\S+/g, (word) => (CREDENTIAL.test(word) ? "" : word)).trim();
+      break;
+    }
     const name = llmKey.slice(i, colon);
     const end = jsonValueEnd(llmKey, colon + 1);
-    try {
-      out[name] = JSON.parse(llmKey.slice(colon + 1, end));
-    } catch {
-      return { llmKey };
+    const raw = llmKey.slice(colon + 1, end);
+    if (raw !== "undefined") {
+      try {
+        out[name] = JSON.parse(raw);
+      } catch {
+        out[name] = raw;
+      }
     }
     i = end + 1;
   }

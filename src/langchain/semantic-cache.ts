@@ -7,15 +7,11 @@ import { stableStringify } from "../core/keys.js";
 import { absorbFault, putAnswer, runCached, type CacheHit, type RequestOptions, type StoredAnswer } from "../core/pipeline.js";
 import type { CacheRequest } from "../core/types.js";
 import { lastHumanTurn } from "./prompt-key.js";
+import type { SemcacheMarker } from "./messages.js";
 import { sanitizeLlmKey } from "./secrets.js";
 
 /** Set on every generation a hit returns (`generationInfo.semcache`, and a chat message's `response_metadata.semcache`). */
-export interface CacheHitMarker {
-  /** Normalised similarity in [0, 1]. */
-  score: number;
-  /** The stored entry's id. */
-  id: number;
-}
+export type CacheHitMarker = Extract<SemcacheMarker, { hit: true }>;
 
 export interface SemanticCacheOptions {
   /** The cache to use. Default: the global `cache` (initialise it before the first model call). */
@@ -37,6 +33,7 @@ type StoredEntry = StoredGeneration & { generationInfo?: Record<string, unknown>
 
 const MARKER = "semcache";
 const SURFACE = "langchain-cache";
+const IMAGE_PLACEHOLDER = "[image]";
 
 /** What a request needs from LangChain's llmKey, computed once per distinct llmKey. */
 interface ModelKey {
@@ -44,6 +41,8 @@ interface ModelKey {
   /** The sanitised llmKey as canonical JSON (no API key, base URL or routing settings): the partition. */
   partition: string;
   chat: boolean;
+  /** The model's sampling temperature, for GPTCache's random skip (as the wrappers apply it). */
+  temperature?: number;
 }
 
 /**
@@ -108,14 +107,17 @@ export class SemanticCache extends BaseCache<Generation[]> {
     }
   }
 
-  /** The pipeline request and options for a call; null (fault counted) when the user's functions throw. */
+  /** The pipeline request and options for a call; null (uncached) for image prompts, or (fault counted) when the user's functions throw. */
   private callFor(prompt: string, llmKey: string): { request: CacheRequest; options: RequestOptions; chat: boolean } | null {
     try {
       const model = this.modelKey(llmKey);
       const user = typeof this.requestOptions === "function" ? this.requestOptions(prompt, llmKey) : this.requestOptions;
+      // LangChain writes an image into the prompt as "[image]", without its data: two questions about
+      // different pictures would share a key, so they bypass the cache.
+      if (prompt.includes(IMAGE_PLACEHOLDER)) return null;
       return {
         request: { prompt: this.preEmbeddingFunc(prompt), llm_key: model.partition },
-        options: { ...user, cacheObj: user?.cacheObj ?? this.cacheObj },
+        options: { temperature: model.temperature, ...user, cacheObj: user?.cacheObj ?? this.cacheObj },
         chat: model.chat,
       };
     } catch (error) {
@@ -133,7 +135,9 @@ export class SemanticCache extends BaseCache<Generation[]> {
 
 function modelKeyOf(llmKey: string): ModelKey {
   const clean = sanitizeLlmKey(llmKey);
-  return { llmKey, partition: stableStringify(clean), chat: clean._model === "base_chat_model" };
+  const t = clean.temperature;
+  const temperature = typeof t === "number" && t >= 0 && t <= 2 ? t : undefined;
+  return { llmKey, partition: stableStringify(clean), chat: clean._model === "base_chat_model", temperature };
 }
 
 /**
@@ -181,7 +185,7 @@ function withoutMarker<T extends Record<string, unknown> | undefined>(record: T)
 
 /** Rebuilds fresh generations from a hit (a chat model gets messages even from a text entry). */
 function fromHit(hit: CacheHit, chat: boolean): Generation[] {
-  const marker: CacheHitMarker = { score: hit.score, id: hit.id };
+  const marker: CacheHitMarker = { hit: true, score: hit.score, id: hit.id };
   if (hit.answerType !== "object") {
     const generation = { text: hit.answer, generationInfo: { [MARKER]: marker } };
     if (!chat) return [generation];

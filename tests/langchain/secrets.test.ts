@@ -25,6 +25,16 @@ describe("llmKey secrets", () => {
     expect(parseLlmKey("not a key")).toEqual({ llmKey: "not a key" });
   });
 
+  it("a function setting (serialised as undefined) does not make the key unparsable or leak the API key", () => {
+    const model = new ChatOpenAI({ model: "m", apiKey: "sk-secret123456", configuration: { baseURL: "http://proxy/v1", fetch: globalThis.fetch } });
+    const llmKey = model._getSerializedCacheKeyParametersForCall({} as never);
+    const clean = sanitizeLlmKey(llmKey);
+    expect(JSON.stringify(clean)).not.toMatch(/secret|proxy/);
+    expect(clean).toMatchObject({ model: "m" });
+    expect(sanitizeLlmKey('model:"m",odd:notjson,apiKey:bad')).toEqual({ model: "m", odd: "notjson" });
+    expect(parseLlmKey("sk-abcdefghijkl trailing")).toEqual({ llmKey: "trailing" });
+  });
+
   it("drops credential-looking values wherever they are", () => {
     expect(withoutSecrets({ model: "m", extra: ["sk-abcdefghijkl", "fine"], auth: "Bearer xyz" })).toEqual({ model: "m", extra: ["fine"] });
   });

@@ -117,7 +117,7 @@ describe("SemanticCache with ChatOpenAI", () => {
     expect(hit.id).toBe(miss.id);
     const { semcache, ...metadata } = hit.response_metadata;
     expect(metadata).toEqual(miss.response_metadata);
-    expect(semcache).toEqual({ score: 1, id: expect.any(Number) });
+    expect(semcache).toEqual({ hit: true, score: 1, id: expect.any(Number) });
     expect(hit.usage_metadata).toEqual({ input_tokens: 0, output_tokens: 0, total_tokens: 0 });
     expect(miss.usage_metadata?.total_tokens).toBeGreaterThan(0); // the miss's own message is never mutated
     expect(s.cache.report.hits).toBe(1);
@@ -172,7 +172,8 @@ describe("SemanticCache with ChatOpenAI", () => {
   });
 
   it("partitions by model and by temperature", async () => {
-    const s = await setup();
+    // random() never below the skip probability: temperature 0.5 then always reads the cache.
+    const s = await setup({ init: { config: { random: () => 0.999 } } });
     const ask = (fields: ConstructorParameters<typeof ChatOpenAI>[0]) => s.chat(fields).invoke("Tell me a joke.");
     await ask({ model: "model-a" });
     await ask({ model: "model-b" });
@@ -181,6 +182,24 @@ describe("SemanticCache with ChatOpenAI", () => {
     const again = [await ask({ model: "model-a" }), await ask({ model: "model-b" }), await ask({ model: "model-a", temperature: 0.5 })];
     expect(s.server.modelCalls()).toBe(3);
     expect(again.map((m) => m.response_metadata.model_name)).toEqual(["model-a", "model-b", "model-a"]);
+  });
+
+  it("applies the model's temperature: at 2 it never reads the cache (but stores)", async () => {
+    const s = await setup();
+    await s.chat({ temperature: 2 }).invoke("Tell me a joke.");
+    await s.chat({ temperature: 2 }).invoke("Tell me a joke.");
+    expect(s.server.modelCalls()).toBe(2);
+    expect(s.cache.report.skips).toBe(2);
+  });
+
+  it("questions with images bypass the cache (LangChain's prompt string has no image data)", async () => {
+    const s = await setup();
+    const ask = (url: string) =>
+      s.chat().invoke([new HumanMessage({ content: [{ type: "text", text: "What is in this picture?" }, { type: "image_url", image_url: { url } }] })]);
+    await ask("data:image/png;base64,Y2F0");
+    await ask("data:image/png;base64,ZG9n");
+    expect(s.server.modelCalls()).toBe(2);
+    expect(await s.cache.dataManager.count()).toBe(0);
   });
 
   it("the same model with a rotated API key and another base URL still hits", async () => {
@@ -332,7 +351,7 @@ describe("SemanticCache with an LLM (completions)", () => {
     const hit = await llm.generate(["Write a haiku"]);
     expect(s.server.modelCalls()).toBe(1);
     expect(hit.generations[0][0].text).toBe(miss);
-    expect(hit.generations[0][0].generationInfo).toEqual({ semcache: { score: 1, id: expect.any(Number) }, tokenUsage: {} });
+    expect(hit.generations[0][0].generationInfo).toEqual({ semcache: { hit: true, score: 1, id: expect.any(Number) }, tokenUsage: {} });
     expect(hit.llmOutput).toEqual({});
     const partition = llmKeyPartition(llm._getSerializedCacheKeyParametersForCall({}));
     expect(await get("Write a haiku", { cacheObj: s.cache, partition })).toBe(miss);
