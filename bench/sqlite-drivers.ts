@@ -1,17 +1,21 @@
 /**
  * better-sqlite3 (synchronous) vs sqlite3 (node-sqlite3, callback API, promisified) on the cache's hit path:
  * the scalar store's own tables and statements, 100k rows with 384-d embeddings, WAL, synchronous=NORMAL.
- * Prints a markdown table and writes bench/results/sqlite-drivers.json.
+ * Prints markdown tables and writes bench/results/sqlite-drivers.json (or --json <file>).
  *   npx tsx bench/sqlite-drivers.ts
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join } from "node:path";
 import Database from "better-sqlite3";
 import sqlite3 from "sqlite3";
 import { scalarStatements, sqliteDdl, tableNames } from "../src/stores/scalar/sqlite-schema.js";
 import { SqliteScalarStore } from "../src/stores/scalar/sqlite.js";
+import { parseArgs } from "./lib/args.js";
+import { measure, type LatencyStats } from "./lib/measure.js";
+import { environment, saveResult } from "./lib/output.js";
+import { driversTable } from "./lib/report.js";
+import type { DriverRow, DriversResult } from "./lib/types.js";
 
 const ROWS = 100_000;
 const DIMENSION = 384;
@@ -20,26 +24,9 @@ const TOUCHES = 5_000;
 const BATCHES = 300;
 const BATCH = 100;
 const INSERTS = 3_000;
-const WARMUP = 500;
 
 const tables = tableNames("semcache_");
 const sql = scalarStatements(tables);
-
-interface Stats {
-  n: number;
-  p50: number;
-  p99: number;
-  /** Operations per second over the whole measured loop. */
-  perSecond: number;
-}
-
-interface Row {
-  op: string;
-  better: Stats;
-  sqlite3: Stats;
-  /** sqlite3 p50 / better-sqlite3 p50 (rows/s ratio for inserts). */
-  ratio: number;
-}
 
 /** The operations of one driver, all awaited so both drivers run through the same loop. */
 interface Driver {
@@ -61,20 +48,6 @@ function ids(count: number, seed: number): number[] {
     x = (x * 1_103_515_245 + 12_345) % 2_147_483_648;
     return 1 + (x % ROWS);
   });
-}
-
-async function measure(count: number, op: (i: number) => Promise<unknown>): Promise<Stats> {
-  for (let i = 0; i < Math.min(WARMUP, count); i++) await op(i);
-  const times = new Float64Array(count);
-  const start = process.hrtime.bigint();
-  for (let i = 0; i < count; i++) {
-    const t0 = process.hrtime.bigint();
-    await op(i);
-    times[i] = Number(process.hrtime.bigint() - t0) / 1_000;
-  }
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  times.sort();
-  return { n: count, p50: times[Math.floor(count * 0.5)], p99: times[Math.floor(count * 0.99)], perSecond: count / seconds };
 }
 
 function populate(path: string): void {
@@ -155,7 +128,7 @@ async function sqlite3Driver(path: string): Promise<Driver> {
   };
 }
 
-async function runOps(driver: Driver): Promise<Record<string, Stats>> {
+async function runOps(driver: Driver): Promise<Record<string, LatencyStats>> {
   const reads = ids(READS, 7);
   const touches = ids(TOUCHES, 11);
   const batches = Array.from({ length: BATCHES }, (_, b) => ids(BATCH, 100 + b));
@@ -169,7 +142,7 @@ async function runOps(driver: Driver): Promise<Record<string, Stats>> {
 }
 
 /** The store itself (async API, record objects, deps join) on the same file, to see its overhead. */
-async function storeOps(path: string): Promise<Record<string, Stats>> {
+async function storeOps(path: string): Promise<Record<string, LatencyStats>> {
   const store = new SqliteScalarStore({ path });
   await store.init();
   const reads = ids(READS, 7);
@@ -183,9 +156,7 @@ async function storeOps(path: string): Promise<Record<string, Stats>> {
   }
 }
 
-const us = (value: number) => (value < 100 ? value.toFixed(1) : value.toFixed(0));
-
-export async function run(): Promise<{ rows: Row[]; store: Record<string, Stats> }> {
+async function run(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "semcache-bench-sqlite-"));
   try {
     const betterPath = join(dir, "better.db");
@@ -203,45 +174,20 @@ export async function run(): Promise<{ rows: Row[]; store: Record<string, Stats>
     await node.close();
     const store = await storeOps(betterPath);
 
-    const rows: Row[] = Object.keys(betterStats).map((op) => {
-      const insert = op.startsWith("insert");
+    const results: DriverRow[] = Object.keys(betterStats).map((op) => {
       const b = betterStats[op];
       const s = nodeStats[op];
-      return { op, better: b, sqlite3: s, ratio: insert ? b.perSecond / s.perSecond : s.p50 / b.p50 };
+      return { op, better: b, sqlite3: s, ratio: op.startsWith("insert") ? b.perSecond / s.perSecond : s.p50 / b.p50 };
     });
-
-    const lines = [
-      `SQLite drivers on the hit path: ${ROWS} rows, ${DIMENSION}-d embeddings, WAL, synchronous=NORMAL (Node ${process.version})`,
-      "",
-      "| op | better-sqlite3 p50 / p99 | sqlite3 p50 / p99 | ratio |",
-      "|---|---|---|---|",
-      ...rows.map((r) => {
-        const cell = (s: Stats) => `${us(s.p50)} / ${us(s.p99)} us`;
-        const rate = r.op.startsWith("insert")
-          ? ` (${Math.round(r.better.perSecond).toLocaleString("en")} vs ${Math.round(r.sqlite3.perSecond).toLocaleString("en")} rows/s)`
-          : "";
-        return `| ${r.op} | ${cell(r.better)} | ${cell(r.sqlite3)} | ${r.ratio.toFixed(1)}x${rate} |`;
-      }),
-      "",
-      "| store op (better-sqlite3) | p50 / p99 |",
-      "|---|---|",
-      ...Object.entries(store).map(([op, s]) => `| ${op} | ${us(s.p50)} / ${us(s.p99)} us |`),
-      "",
-      `total ${((Date.now() - started) / 1000).toFixed(1)} s`,
-    ];
-    console.log(lines.join("\n"));
-
-    const out = join(dirname(fileURLToPath(import.meta.url)), "results", "sqlite-drivers.json");
-    mkdirSync(dirname(out), { recursive: true });
     const sqliteVersion = (new Database(":memory:").prepare("SELECT sqlite_version() AS v").get() as { v: string }).v;
-    writeFileSync(
-      out,
-      `${JSON.stringify({ date: new Date().toISOString(), node: process.version, sqliteVersion, rows: ROWS, dimension: DIMENSION, results: rows, store }, null, 2)}\n`,
-    );
-    return { rows, store };
+    const result: DriversResult = { ...environment(), sqliteVersion, rows: ROWS, dimension: DIMENSION, results, store };
+    console.log(`\nSQLite drivers on the hit path: ${ROWS} rows, ${DIMENSION}-d embeddings, WAL, synchronous=NORMAL\n`);
+    console.log(driversTable(result));
+    console.log(`\ntotal ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    saveResult("sqlite-drivers", result, parseArgs().value("json"));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await run();
+await run();

@@ -61,6 +61,7 @@ export class DataManager {
   private touches = new Map<number, PendingTouch>();
   private reports: ReportRow[] = [];
   private bufferTimer?: NodeJS.Timeout;
+  private bufferImmediate?: NodeJS.Immediate;
   private lastPurge = 0;
   /** Vectors added since the index was last saved (saving a large index is costly; the scalar store can rebuild it). */
   private unsavedVectors = 0;
@@ -217,18 +218,27 @@ export class DataManager {
     } else {
       this.touches.set(id, { id, at, count: 1 });
     }
-    if (this.touches.size >= this.touchBatch) void this.writeBuffers().catch(() => undefined);
-    else this.scheduleBufferWrite();
+    this.scheduleBufferWrite(this.touches.size >= this.touchBatch);
   }
 
   /** Queues a report row (written with the hit updates). */
   report(row: ReportRow): void {
     this.reports.push(row);
-    if (this.reports.length >= this.touchBatch) void this.writeBuffers().catch(() => undefined);
-    else this.scheduleBufferWrite();
+    this.scheduleBufferWrite(this.reports.length >= this.touchBatch);
   }
 
-  private scheduleBufferWrite(): void {
+  /**
+   * Writes buffered hits later, never inside the request that made the hit: within a second, or right after
+   * the current turn of the event loop once a batch is full (a sync driver would otherwise make that one hit
+   * pay for the whole batch).
+   */
+  private scheduleBufferWrite(full: boolean): void {
+    if (full && !this.bufferImmediate) {
+      this.bufferImmediate = setImmediate(() => {
+        this.bufferImmediate = undefined;
+        void this.writeBuffers().catch(() => undefined);
+      });
+    }
     if (this.bufferTimer) return;
     this.bufferTimer = setTimeout(() => {
       this.bufferTimer = undefined;
@@ -245,10 +255,10 @@ export class DataManager {
   }
 
   private async writeBuffers(): Promise<void> {
-    if (this.bufferTimer) {
-      clearTimeout(this.bufferTimer);
-      this.bufferTimer = undefined;
-    }
+    clearTimeout(this.bufferTimer);
+    clearImmediate(this.bufferImmediate);
+    this.bufferTimer = undefined;
+    this.bufferImmediate = undefined;
     await this.writeTouches();
     if (this.reports.length > 0) {
       const reports = this.reports;

@@ -3,7 +3,7 @@
  * lazily inside init(), so importing this module loads none of them.
  */
 import { UnknownKindError, importOptional } from "../../core/errors.js";
-import { HnswIndex, type HnswIndexOptions } from "./hnsw.js";
+import { DEFAULT_HNSW_EF, HnswIndex, type HnswIndexOptions } from "./hnsw.js";
 import { LangChainVectorIndex, type LangChainVectorStoreLike } from "./langchain-bridge.js";
 import type { ScoreKind } from "./score-mapping.js";
 import type { VectorIndex } from "./types.js";
@@ -49,7 +49,7 @@ async function faissStoreClass(): Promise<SaveableStoreClass> {
 }
 
 function langchainHnswlib(params: VectorIndexParams): VectorIndex {
-  const ef = params.ef ?? 128;
+  const ef = params.ef ?? DEFAULT_HNSW_EF;
   // HNSWLib creates its hnswlib index on the first add, and again when it is empty, with ef = 10.
   const tune = (store: LangChainVectorStoreLike): void => {
     (store as { _index?: { setEf(ef: number): void } })._index?.setEf(ef);
