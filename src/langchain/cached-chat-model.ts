@@ -181,7 +181,7 @@ export class CachedChatModel<M extends BaseChatModelCallOptions = BaseChatModelC
     runManager?: CallbackManagerForLLMRun,
   ): Promise<ChatResult> {
     options.signal?.throwIfAborted();
-    const { request, cacheOptions, config } = this.plan(messages, options, runManager);
+    const { request, cacheOptions, config } = this.plan(messages, options, runManager, true);
     const call = () => this.target.invoke(messages, config);
     if (!request) return resultOf(await call());
     const { value, outcome } = await runWithOutcome<BaseMessage>(request, cacheOptions, {
@@ -224,9 +224,9 @@ export class CachedChatModel<M extends BaseChatModelCallOptions = BaseChatModelC
   }
 
   /** Splits the options into the cache's and the model call's, and builds the cache request. */
-  private plan(messages: BaseMessage[], options: this["ParsedCallOptions"], runManager?: CallbackManagerForLLMRun) {
+  private plan(messages: BaseMessage[], options: this["ParsedCallOptions"], runManager?: CallbackManagerForLLMRun, relayTokens = false) {
     const { cacheOptions, modelOptions } = splitCallOptions(options, this.defaults);
-    const config = modelCallConfig<M>(modelOptions, runManager);
+    const config = modelCallConfig<M>(modelOptions, runManager, { relayTokens });
     return { request: this.requestFor(messages, modelOptions), cacheOptions, config };
   }
 

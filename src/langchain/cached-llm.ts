@@ -100,7 +100,7 @@ export class CachedLLM<M extends BaseLLMCallOptions = BaseLLMCallOptions> extend
     options.signal?.throwIfAborted();
     const { cacheOptions, modelOptions } = splitCallOptions(options, this.defaults);
     const settings = modelSettings(this.model, modelOptions);
-    const config = modelCallConfig<M>(modelOptions, runManager);
+    const config = modelCallConfig<M>(modelOptions, runManager, { relayTokens: true });
     // Each prompt: its generations, and the model result it paid for (own misses only: usage counts once).
     const answers = await Promise.all(
       prompts.map(async (prompt, index): Promise<{ generations: Generation[]; paid?: LLMResult }> => {

@@ -3,6 +3,7 @@
  * cache call options (split from the model's own), the model settings the cache partitions on, and a call's
  * outcome (hit, the caller's own model call, or a concurrent identical call it shared).
  */
+import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import { CallbackManager, type CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
 import type { Cache } from "../core/cache.js";
 import { runCached, type CacheHit, type RequestOptions, type ValueSurface } from "../core/pipeline.js";
@@ -102,9 +103,23 @@ export function carriesTools(settings: Readonly<Record<string, unknown>>): boole
  * under the wrapper's. An explicit (even empty) manager also keeps the model call from attaching itself to
  * an enclosing run through LangChain's async-local config.
  */
-export function modelCallConfig<C>(modelOptions: object, runManager?: CallbackManagerForLLMRun): Partial<C> {
+export function modelCallConfig<C>(
+  modelOptions: object,
+  runManager?: CallbackManagerForLLMRun,
+  options: { relayTokens?: boolean } = {},
+): Partial<C> {
   const callbacks = new CallbackManager(runManager?.runId);
   for (const handler of runManager?.handlers ?? []) if (handler.name === "langchain_tracer") callbacks.addHandler(handler);
+  // A non-streaming call (invoke) to a model built with `streaming: true` emits its tokens on its own run:
+  // pass them on to the wrapper's run, so handlers see them as on the wrapped model.
+  if (options.relayTokens && runManager) {
+    callbacks.addHandler(
+      BaseCallbackHandler.fromMethods({
+        handleLLMNewToken: (token, idx, _runId, _parentRunId, _tags, fields) =>
+          runManager.handleLLMNewToken(token, idx, undefined, undefined, undefined, fields),
+      }),
+    );
+  }
   return { ...modelOptions, callbacks } as unknown as Partial<C>;
 }
 

@@ -473,3 +473,26 @@ describe("CachedChatModel with ChatOpenAI", () => {
     expect(() => new CachedChatModel({ model: {} as never })).toThrow(/chat model/);
   });
 });
+
+describe("CachedChatModel over a model that streams inside invoke", () => {
+  /** A chat model that, like `streaming: true` models, reports tokens on its own run during invoke. */
+  class TokenReportingModel extends FakeStreamingChatModel {
+    override async _generate(messages: BaseMessage[], _options: this["ParsedCallOptions"], runManager?: Parameters<FakeStreamingChatModel["_generate"]>[2]) {
+      const text = "one two three";
+      for (const token of ["one ", "two ", "three"]) await runManager?.handleLLMNewToken(token);
+      return { generations: [{ text, message: new AIMessage(text) }] };
+    }
+  }
+
+  it("passes the wrapped model's tokens on to the wrapper's handlers on a miss", async () => {
+    const cache = await newCache();
+    const model = new CachedChatModel({ model: new TokenReportingModel({}), cache });
+    const tokens: string[] = [];
+    const handler = BaseCallbackHandler.fromMethods({ handleLLMNewToken: (token) => void tokens.push(token) });
+    await model.invoke("count to three", { callbacks: [handler] });
+    expect(tokens).toEqual(["one ", "two ", "three"]);
+    tokens.length = 0;
+    await model.invoke("count to three", { callbacks: [handler] });
+    expect(tokens).toEqual(["one two three"]); // a hit reports its text as one token, as LangChain's cache does
+  });
+});
