@@ -15,6 +15,7 @@ export const ERROR_CODES = {
   SEMCACHE_MISSING_DEPENDENCY: { statusCode: 500, description: "An optional package needed by the chosen component is not installed." },
   SEMCACHE_STORE: { statusCode: 503, description: "A scalar, vector or object store failed or is unreachable." },
   SEMCACHE_EMBEDDING: { statusCode: 502, description: "The embedding function failed or returned something that is not an embedding." },
+  SEMCACHE_EVALUATION: { statusCode: 502, description: "A similarity evaluation's model or API failed or answered something unusable." },
 } as const;
 
 export type SemcacheErrorCode = keyof typeof ERROR_CODES;
@@ -128,6 +129,13 @@ export class EmbeddingError extends SemcacheError {
   static readonly code = "SEMCACHE_EMBEDDING";
   constructor(message: string, options?: SemcacheErrorOptions) {
     super(EmbeddingError.code, message, options);
+  }
+}
+
+export class EvaluationError extends SemcacheError {
+  static readonly code = "SEMCACHE_EVALUATION";
+  constructor(message: string, options?: SemcacheErrorOptions) {
+    super(EvaluationError.code, message, options);
   }
 }
 

@@ -9,3 +9,4 @@ export * from "./fake-servers/openai.js";
 export * from "./fake-servers/huggingface.js";
 export * from "./fake-servers/cohere.js";
 export * from "./fake-servers/ollama.js";
+export * from "./fake-servers/rerank.js";

@@ -93,3 +93,13 @@ describe("LangChain examples (run as child processes against the local fake mode
     expect(run.stderr).toBe("");
   }, 60_000);
 });
+
+describe("quickstart (the README's first command)", () => {
+  it("runs on the embedded default: an exact repeat and a reworded question hit, another question misses", async () => {
+    const run = await runExample("quickstart.ts");
+    if (run.code !== 0) throw new Error(`quickstart.ts exited with ${run.code}:\n${run.stderr}\n${run.stdout}`);
+    expect(run.stdout).toMatch(/How can I reset my password\?\s+-> \(model\) an answer to: How do I reset my password\?/);
+    expect(run.stdout).toMatch(/What is the capital of France\?\s+-> \(model\) an answer to: What is the capital of France\?/);
+    expect(run.stdout).toMatch(/report: \{ hits: 2, misses: 2 \}/);
+  }, 60_000);
+});

