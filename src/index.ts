@@ -34,6 +34,8 @@ export * from "./embeddings/resolve.js";
 export type * from "./embeddings/types.js";
 export { OnnxEmbeddings, OnnxTokenModel, meanPool, type OnnxEmbeddingsParams, type OnnxModelFiles } from "./embeddings/onnx.js";
 export { WordPieceTokenizer, type Encoding } from "./embeddings/tokenizer.js";
+export { TransformersEmbeddings, type TransformersEmbeddingsParams, type TransformersModelOptions, type TransformersPooling } from "./embeddings/transformers.js";
+export { TransformersImageEmbeddings, type TransformersImageEmbeddingsParams, type ImageInput, type ImagePreprocess } from "./embeddings/transformers-image.js";
 export { UniversalSentenceEncoderEmbeddings, type UniversalSentenceEncoderParams, type UseStats } from "./embeddings/use.js";
 export { WinkEmbeddings, loadWordVectors, type WinkEmbeddingsParams, type WordVectors } from "./embeddings/wink.js";
 export { initSimilarCache, DEFAULT_SIMILAR_THRESHOLD, type SimilarCacheOptions } from "./core/similar-cache.js";
@@ -52,6 +54,13 @@ export { OnnxModelEvaluation, pairProbabilities, type OnnxModelEvaluationOptions
 export { CrossEncoderEvaluation, type CrossEncoderOptions } from "./similarity/cross-encoder.js";
 export { RerankEvaluation, COHERE_BASE_URL, type RerankEvaluationOptions } from "./similarity/rerank.js";
 export { TokenBucket, type TokenBucketOptions, type LimiterClock } from "./similarity/rate-limiter.js";
+export {
+  PrecisionGuardEvaluation,
+  DEFAULT_GUARD_MODEL,
+  DEFAULT_GUARD_THRESHOLD,
+  type GuardModel,
+  type PrecisionGuardOptions,
+} from "./similarity/precision-guard.js";
 export * from "./processors/context/summarize.js";
 export * from "./processors/context/selective.js";
 export type * from "./similarity/types.js";

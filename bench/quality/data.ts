@@ -30,3 +30,18 @@ export function loadParaphrases(): ParaphrasePair[] {
 export function qqpSplits(pairs: readonly QqpPair[], tuneLimit = QQP_REPORT_START): { tune: QqpPair[]; report: QqpPair[] } {
   return { tune: pairs.slice(0, Math.min(tuneLimit, QQP_REPORT_START)), report: pairs.slice(QQP_REPORT_START) };
 }
+
+/**
+ * Whether returning `stored` for the query `pair.text_b` is right: the pair's own partner when QQP labels the
+ * pair a duplicate, or the very same text (Quora questions recur across pairs; an identical question is the
+ * same question whatever the pair's label).
+ */
+export function isRight(pair: QqpPair, stored: string): boolean {
+  return stored === pair.text_b || (pair.label === 1 && stored === pair.text_a);
+}
+
+/** Queries (text_b) of `pairs` that have a right answer among the pairs' text_a. */
+export function answerableCount(pairs: readonly QqpPair[]): number {
+  const stored = new Set(pairs.map((p) => p.text_a));
+  return pairs.filter((p) => p.label === 1 || stored.has(p.text_b)).length;
+}

@@ -4,6 +4,7 @@ import type { EvictionPolicy } from "../manager/eviction/types.js";
 import { managerFactory, type ScalarParams, type VectorParams } from "../manager/factory.js";
 import type { PostProcessFunc, PreEmbeddingFunc } from "../processors/types.js";
 import { DistanceEvaluation } from "../similarity/distance.js";
+import { DEFAULT_GUARD_THRESHOLD, PrecisionGuardEvaluation } from "../similarity/precision-guard.js";
 import type { SimilarityEvaluation } from "../similarity/types.js";
 import { cache as globalCache, type Cache } from "./cache.js";
 import { Config, type ConfigOptions } from "./config.js";
@@ -21,9 +22,16 @@ export interface SimilarCacheOptions {
   dataDir?: string;
   /** Key -> vector. Default the offline Universal Sentence Encoder (512-d). */
   embedding?: EmbeddingSource;
-  /** Judges candidates. Default DistanceEvaluation (cosine similarity). */
+  /**
+   * Judges candidates. Default: with the default embedding, the precision guard (fitted on its cosines: it
+   * also refuses pairs that differ in a number, a name, a negation or an opposite action); with another
+   * embedding, DistanceEvaluation (cosine similarity).
+   */
   evaluation?: SimilarityEvaluation;
-  /** Score a candidate needs to be a hit. Default DEFAULT_SIMILAR_THRESHOLD; overrides config.similarityThreshold. */
+  /**
+   * Score a candidate needs to be a hit; overrides config.similarityThreshold. Default DEFAULT_GUARD_THRESHOLD
+   * with the precision guard, else DEFAULT_SIMILAR_THRESHOLD.
+   */
   threshold?: number;
   /** Entries kept before eviction; unbounded by default. */
   maxSize?: number;
@@ -46,18 +54,18 @@ export interface SimilarCacheOptions {
   config?: Config | ConfigOptions;
 }
 
-function configOf(config: Config | ConfigOptions | undefined, threshold: number | undefined): Config {
+function configOf(config: Config | ConfigOptions | undefined, threshold: number | undefined, fallback: number): Config {
   if (config instanceof Config) {
     if (threshold === undefined || threshold === config.similarityThreshold) return config;
     // A Config's fields are its options (lists read-only, which the constructor never mutates).
     return new Config({ ...(config as unknown as ConfigOptions), similarityThreshold: threshold });
   }
-  return new Config({ ...config, similarityThreshold: threshold ?? config?.similarityThreshold ?? DEFAULT_SIMILAR_THRESHOLD });
+  return new Config({ ...config, similarityThreshold: threshold ?? config?.similarityThreshold ?? fallback });
 }
 
 /**
  * The offline semantic cache in one call: the Universal Sentence Encoder, an SQLite file and an HNSW index
- * in `dataDir`, and cosine-similarity judging. Entries survive restarts on the same dataDir.
+ * in `dataDir`, and the precision guard judging candidates. Entries survive restarts on the same dataDir.
  */
 export async function initSimilarCache(options: SimilarCacheOptions = {}): Promise<Cache> {
   if (typeof options !== "object" || options === null) throw new ValidationError("initSimilarCache options must be an object.");
@@ -81,12 +89,15 @@ export async function initSimilarCache(options: SimilarCacheOptions = {}): Promi
     scalarParams: options.scalarParams,
     vectorParams: { ...options.vectorParams, dimension },
   });
+  // The guard's model was fitted on the default embedding's cosines, so it is the default only with it.
+  const evaluation = options.evaluation ?? (options.embedding === undefined ? new PrecisionGuardEvaluation() : new DistanceEvaluation());
+  const fallback = evaluation instanceof PrecisionGuardEvaluation ? DEFAULT_GUARD_THRESHOLD : DEFAULT_SIMILAR_THRESHOLD;
   return target.init({
     embeddingFunc,
     dataManager,
-    similarityEvaluation: options.evaluation ?? new DistanceEvaluation(),
+    similarityEvaluation: evaluation,
     preEmbeddingFunc: options.preEmbeddingFunc,
     postProcessMessagesFunc: options.postProcessMessagesFunc,
-    config: configOf(options.config, threshold),
+    config: configOf(options.config, threshold, fallback),
   });
 }

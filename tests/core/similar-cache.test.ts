@@ -1,4 +1,4 @@
-import { Cache, Config, DistanceEvaluation, ExactMatchEvaluation, ValidationError, get, put } from "../../src/index.js";
+import { Cache, Config, DEFAULT_GUARD_THRESHOLD, DistanceEvaluation, ExactMatchEvaluation, PrecisionGuardEvaluation, ValidationError, get, put } from "../../src/index.js";
 import { DEFAULT_SIMILAR_THRESHOLD, initSimilarCache } from "../../src/core/similar-cache.js";
 import { UniversalSentenceEncoderEmbeddings } from "../../src/embeddings/use.js";
 import { tempDir } from "../helpers/fixtures.js";
@@ -32,8 +32,11 @@ describe("initSimilarCache (offline semantic preset)", () => {
     const result = await initSimilarCache({ dataDir: dir.path });
     expect(result).toBe(cache);
     expect(result.embeddingFunc.dimension).toBe(512);
-    await put("What is the capital of France?", "Paris");
-    expect(await get("What's the capital city of France?")).toBe("Paris");
+    expect(result.similarityEvaluation).toBeInstanceOf(PrecisionGuardEvaluation);
+    expect(result.config.similarityThreshold).toBe(DEFAULT_GUARD_THRESHOLD);
+    await put("How do I reset my password?", "Use the link on the sign-in page.");
+    expect(await get("How can I reset my password?")).toBe("Use the link on the sign-in page.");
+    expect(await get("How do I reset my router?")).toBeNull();
     await cache.close();
   });
 

@@ -1,0 +1,42 @@
+import { ValidationError } from "../core/errors.js";
+import { GUARD_FEATURES, type GuardFeatureName } from "./guard-features.js";
+
+/**
+ * A fitted logistic regression over guard features (scripts/fit-guard.ts writes one to guard-model.json).
+ * Features are standardised with the fitting data's mean and deviation before weighing, so the weights
+ * compare with each other.
+ */
+export interface GuardModel {
+  version: number;
+  /** The embedding whose cosines it was fitted on (cosine scales differ between models). */
+  embedding: string;
+  features: GuardFeatureName[];
+  mean: number[];
+  scale: number[];
+  weights: number[];
+  bias: number;
+  /** Features (of `features`) that, when 1, force the score to 0 (kept only when they helped on the tune split). */
+  vetoes: GuardFeatureName[];
+  /** How it was fitted (data, sizes) and the thresholds chosen on the tune split, for the record. */
+  fitted?: { recommendedThreshold?: { distance: number; guard: number }; [detail: string]: unknown };
+}
+
+/** Throws a ValidationError unless `model` is a usable GuardModel. */
+export function checkGuardModel(model: GuardModel): GuardModel {
+  const n = model.features?.length;
+  const known = (names: unknown) => Array.isArray(names) && names.every((name) => typeof name === "string" && name in GUARD_FEATURES);
+  const numbers = (values: unknown) => Array.isArray(values) && values.length === n && values.every(Number.isFinite);
+  if (!n || !known(model.features) || !known(model.vetoes) || !model.vetoes.every((name) => model.features.includes(name)) || !numbers(model.mean) || !numbers(model.scale) || !numbers(model.weights) || !Number.isFinite(model.bias)) {
+    throw new ValidationError("A guard model needs known features with as many finite means, scales and weights, and a finite bias.");
+  }
+  return model;
+}
+
+/** The model's probability that the pair asks the same thing, for feature values in `model.features` order. */
+export function guardProbability(model: GuardModel, values: readonly number[]): number {
+  let z = model.bias;
+  values.forEach((value, i) => {
+    z += (model.weights[i] * (value - model.mean[i])) / (model.scale[i] || 1);
+  });
+  return 1 / (1 + Math.exp(-z));
+}

@@ -1,0 +1,62 @@
+import { BaseSimilarityEvaluation } from "./base.js";
+import { DistanceEvaluation } from "./distance.js";
+import { guardFeatures } from "./guard-features.js";
+import { checkGuardModel, guardProbability, type GuardModel } from "./guard-model.js";
+import fittedModel from "./guard-model.json" with { type: "json" };
+import type { EvaluationCandidate, EvaluationSource } from "./types.js";
+
+export type { GuardModel } from "./guard-model.js";
+
+/** The model shipped with the package: fitted on the QQP tune split with the offline USE model's cosines. */
+export const DEFAULT_GUARD_MODEL = checkGuardModel(fittedModel as GuardModel);
+
+/**
+ * The similarityThreshold to use with the shipped model: picked on the QQP tune split for its target
+ * precision (see docs/benchmarks.md, Quality). 0.5 if the model records none.
+ */
+export const DEFAULT_GUARD_THRESHOLD = DEFAULT_GUARD_MODEL.fitted?.recommendedThreshold?.guard ?? 0.5;
+
+export interface PrecisionGuardOptions {
+  /** A fitted model (scripts/fit-guard.ts); default the shipped one, fitted for the offline USE embedding. */
+  model?: GuardModel;
+}
+
+/**
+ * Scores a candidate by the probability that it asks the same question, from the cosine and from what a
+ * sentence embedding blurs: word overlap, numbers, names, negation, opposite actions ("install" vs
+ * "uninstall"), question words and length. A logistic regression weighs them (range [0, 1], so the cache's
+ * similarityThreshold reads as a probability); pairs the model's vetoes catch score 0, and questions equal
+ * up to case and spacing score 1.
+ *
+ * The cosine comes from the search distance, or the two embeddings, like DistanceEvaluation; its scale
+ * depends on the embedding, so use a model fitted on the embedding the cache uses.
+ */
+export class PrecisionGuardEvaluation extends BaseSimilarityEvaluation {
+  static override lc_name(): string {
+    return "PrecisionGuardEvaluation";
+  }
+
+  readonly model: GuardModel;
+  private readonly cosine = new DistanceEvaluation();
+
+  constructor(options: PrecisionGuardOptions = {}) {
+    super(options);
+    this.model = options.model ? checkGuardModel(options.model) : DEFAULT_GUARD_MODEL;
+  }
+
+  range(): readonly [number, number] {
+    return [0, 1];
+  }
+
+  evaluation(src: EvaluationSource, cached: EvaluationCandidate): number {
+    if (sameText(src.question, cached.question)) return 1;
+    const values = guardFeatures(this.model.features, this.cosine.evaluation(src, cached), src.question, cached.question);
+    if (this.model.vetoes.some((name) => values[this.model.features.indexOf(name)] === 1)) return 0;
+    return guardProbability(this.model, values);
+  }
+}
+
+function sameText(a: string, b: string): boolean {
+  const normal = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim();
+  return normal(a) === normal(b);
+}

@@ -1,0 +1,192 @@
+import { Cache, ValidationError, get, managerFactory } from "../../src/index.js";
+import { UniversalSentenceEncoderEmbeddings } from "../../src/embeddings/use.js";
+import { guardFeatures, type GuardFeatureName } from "../../src/similarity/guard-features.js";
+import { checkGuardModel, guardProbability, type GuardModel } from "../../src/similarity/guard-model.js";
+import { conflicts, hasOppositeAction, jaccard, oneSided, questionFacts, stem } from "../../src/similarity/guard-text.js";
+import { DEFAULT_GUARD_MODEL, DEFAULT_GUARD_THRESHOLD, PrecisionGuardEvaluation } from "../../src/similarity/precision-guard.js";
+import { syntheticPair, testSimilarityEvaluation } from "../../src/testing/evaluation-contract.js";
+import { tempDir } from "../helpers/fixtures.js";
+
+testSimilarityEvaluation({
+  name: "PrecisionGuardEvaluation",
+  create: () => new PrecisionGuardEvaluation(),
+  identical: () => syntheticPair("what is the capital of france", "what is the capital of france"),
+  different: () => syntheticPair("what is the capital of france", "how do i bake bread"),
+});
+
+describe("guard text facts", () => {
+  it("stems inflections and irregular forms onto one word", () => {
+    expect(["install", "installs", "installing", "installed"].map(stem)).toEqual(Array(4).fill("install"));
+    expect(["enable", "enabled", "enabling"].map(stem)).toEqual(Array(3).fill("enabl"));
+    expect(stem("bought")).toBe(stem("buy"));
+    expect(stem("sold")).toBe(stem("sell"));
+  });
+
+  it("reads content words, numbers, entities, negation, question word and length", () => {
+    const facts = questionFacts("How do I get from Paris to Berlin in 2 days? I don't want to fly.");
+    expect([...facts.content].sort()).toEqual(["2", "berlin", "days", "don't", "fly", "get", "paris", "want"]);
+    expect([...facts.numbers]).toEqual(["2"]);
+    expect([...facts.entities].sort()).toEqual(["berlin", "paris"]);
+    expect(facts.negated).toBe(true);
+    expect(facts.questionWord).toBe("how");
+    expect(facts.length).toBe(16);
+    expect(questionFacts("Why is the sky blue?")).toMatchObject({ negated: false, questionWord: "why", numbers: new Set() });
+  });
+
+  it("does not take a sentence's first word, or 'I', for an entity", () => {
+    expect([...questionFacts("Where can I buy shoes? Cheap ones please.").entities]).toEqual([]);
+  });
+
+  it("sees each negation form", () => {
+    for (const text of ["is it not safe", "no sugar", "never again", "it isn't", "tea without milk", "I can’t", "non-streaming mode"]) {
+      expect(questionFacts(text).negated).toBe(true);
+    }
+  });
+
+  it("measures overlap, substitutions and one-sided details on sets", () => {
+    const set = (...items: string[]) => new Set(items);
+    expect(jaccard(set("a", "b"), set("b", "c"))).toBeCloseTo(1 / 3);
+    expect(jaccard(set(), set())).toBe(1);
+    expect(conflicts(set("2"), set("3"))).toBe(true);
+    expect(conflicts(set("2"), set("2", "3"))).toBe(false);
+    expect(oneSided(set("2"), set())).toBe(true);
+    expect(oneSided(set("2"), set("3"))).toBe(false);
+  });
+
+  it("finds opposite actions in either direction, but not when both words appear on one side", () => {
+    const opposite = (a: string, b: string) => hasOppositeAction(questionFacts(a), questionFacts(b));
+    expect(opposite("How do I install Docker?", "How do I uninstall Docker?")).toBe(true);
+    expect(opposite("how to disable wifi", "how to enable wifi")).toBe(true);
+    expect(opposite("Should I buy bitcoin?", "Should I sell bitcoin?")).toBe(true);
+    expect(opposite("install or uninstall docker", "how to uninstall docker")).toBe(false);
+    expect(opposite("How do I install Docker?", "How can I install Docker?")).toBe(false);
+  });
+});
+
+describe("guard features and model", () => {
+  const all: GuardFeatureName[] = [
+    "cosine",
+    "cosine2",
+    "overlap",
+    "numberConflict",
+    "numberOneSided",
+    "entityConflict",
+    "entityOneSided",
+    "negationMismatch",
+    "oppositeAction",
+    "lengthRatio",
+    "questionWordMismatch",
+  ];
+  const features = (a: string, b: string, cosine = 0.9) => Object.fromEntries(all.map((name, i) => [name, guardFeatures(all, cosine, a, b)[i]]));
+
+  it("computes each feature of a pair", () => {
+    expect(features("What is 2 plus 2 in Rome?", "Why is 2 plus 3 not in Paris?", 0.8)).toEqual({
+      cosine: 0.8,
+      cosine2: expect.closeTo(0.64, 10),
+      overlap: 2 / 5,
+      numberConflict: 0,
+      numberOneSided: 0,
+      entityConflict: 1,
+      entityOneSided: 0,
+      negationMismatch: 1,
+      oppositeAction: 0,
+      lengthRatio: 7 / 8,
+      questionWordMismatch: 1,
+    });
+    expect(features("Is 5 prime?", "Is 7 prime?")).toMatchObject({ numberConflict: 1, numberOneSided: 0 });
+    expect(features("Best phone in 2020?", "Best phone?")).toMatchObject({ numberConflict: 0, numberOneSided: 1 });
+    expect(features("How to install git", "How to uninstall git")).toMatchObject({ oppositeAction: 1, negationMismatch: 0 });
+  });
+
+  it("weighs standardised features with a logistic function", () => {
+    const model: GuardModel = { version: 1, embedding: "x", features: ["cosine"], mean: [0.5], scale: [0.25], weights: [2], bias: 0, vetoes: [] };
+    expect(guardProbability(model, [0.5])).toBe(0.5);
+    expect(guardProbability(model, [0.75])).toBeCloseTo(1 / (1 + Math.exp(-2)));
+  });
+
+  it("rejects malformed models with a ValidationError", () => {
+    const good: GuardModel = { version: 1, embedding: "x", features: ["cosine"], mean: [0], scale: [1], weights: [1], bias: 0, vetoes: [] };
+    expect(checkGuardModel(good)).toBe(good);
+    for (const bad of [
+      { ...good, features: ["nope"] },
+      { ...good, weights: [] },
+      { ...good, bias: Number.NaN },
+      { ...good, vetoes: ["oppositeAction"] },
+    ]) {
+      expect(() => checkGuardModel(bad as GuardModel)).toThrow(ValidationError);
+      expect(() => new PrecisionGuardEvaluation({ model: bad as GuardModel })).toThrow(ValidationError);
+    }
+  });
+
+  it("ships a fitted model with the vetoes its fitting kept and a recommended threshold", () => {
+    expect(DEFAULT_GUARD_MODEL.features).toEqual(all);
+    expect(DEFAULT_GUARD_THRESHOLD).toBe(DEFAULT_GUARD_MODEL.fitted?.recommendedThreshold?.guard);
+    expect(DEFAULT_GUARD_THRESHOLD).toBeGreaterThan(0);
+    expect(DEFAULT_GUARD_THRESHOLD).toBeLessThan(1);
+    expect(DEFAULT_GUARD_MODEL.vetoes).toEqual(expect.arrayContaining(["numberConflict", "oppositeAction", "negationMismatch", "entityConflict"]));
+  });
+
+  it("scores a vetoed pair 0 whatever its cosine, and equal questions 1", () => {
+    const guard = new PrecisionGuardEvaluation();
+    const judge = (a: string, b: string, distance: number) => guard.evaluation({ question: a }, { question: b, answer: "", distance });
+    expect(judge("How do I install Docker?", "How do I uninstall Docker?", 0)).toBe(0);
+    expect(judge("Is 5 prime?", "Is 7 prime?", 0)).toBe(0);
+    expect(judge("what is  Docker?", "What is docker? ", 0.3)).toBe(1);
+    expect(judge("How do I learn Docker?", "How can I learn Docker?", 0.05)).toBeGreaterThan(judge("How do I learn Docker?", "How can I learn Docker?", 0.3));
+  });
+
+  it("uses a custom model, and serialises with it", () => {
+    const model: GuardModel = { version: 1, embedding: "x", features: ["cosine"], mean: [0], scale: [1], weights: [0], bias: 0, vetoes: [] };
+    const guard = new PrecisionGuardEvaluation({ model });
+    expect(guard.evaluation({ question: "a" }, { question: "b", answer: "", distance: 0.1 })).toBe(0.5);
+    expect(JSON.parse(JSON.stringify(guard))).toMatchObject({ type: "constructor", kwargs: { model } });
+  });
+});
+
+describe("PrecisionGuardEvaluation in a real Cache with the offline USE model", () => {
+  const stored = [
+    "How do I install Python on Windows 10?",
+    "What is the population of France?",
+    "Is coffee good for your health?",
+    "How do I enable dark mode in Chrome?",
+    "What is 15% of 80?",
+  ];
+  const mustMiss = [
+    "How do I uninstall Python on Windows 10?",
+    "How do I install Python on Windows 11?",
+    "What is the population of Germany?",
+    "Is coffee not good for your health?",
+    "How do I disable dark mode in Chrome?",
+    "What is 20% of 80?",
+  ];
+  const mustHit: Array<[string, number]> = [
+    ["How can I install Python on Windows 10?", 0],
+    ["what is the population of France", 1],
+    ["How do I turn on dark mode in Chrome?", 3],
+  ];
+  const dir = tempDir();
+  let cache: Cache;
+
+  beforeAll(async () => {
+    cache = await new Cache().init({
+      embeddingFunc: new UniversalSentenceEncoderEmbeddings(),
+      dataManager: managerFactory("sqlite,hnswlib", { dataDir: dir.path }),
+      similarityEvaluation: new PrecisionGuardEvaluation(),
+      config: { similarityThreshold: DEFAULT_GUARD_THRESHOLD },
+    });
+    await cache.importData(stored, stored.map((_, i) => `answer ${i}`));
+  });
+
+  afterAll(async () => {
+    await cache.close();
+    dir.cleanup();
+  });
+
+  it.each(mustMiss)("does not answer %j from a question that differs in a number, entity, negation or action", async (question) => {
+    expect(await get(question, { cacheObj: cache })).toBeNull();
+  });
+
+  it.each(mustHit)("still answers the paraphrase %j", async (question, index) => {
+    expect(await get(question, { cacheObj: cache })).toBe(`answer ${index}`);
+  });
+});
