@@ -1,16 +1,6 @@
 /** Seeded randomness, so every run (and every child process) builds the same data. */
 
-/** mulberry32: a small, fast 32-bit generator; uniform in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+export { seededRandom } from "../../src/testing/vector-index-contract.js";
 
 /** Standard normal samples (Box-Muller) from a uniform source. */
 export function gaussian(random: () => number): () => number {

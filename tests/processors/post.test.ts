@@ -1,18 +1,10 @@
 import { first, nop, randomOne, temperatureSoftmax } from "../../src/processors/post.js";
 import type { PostProcessFunc } from "../../src/processors/types.js";
+import { seededRandom } from "../../src/testing/vector-index-contract.js";
 
 // Every function fits the pipeline's slot (checked by tsc).
 const _slots: PostProcessFunc[] = [first, nop, randomOne, temperatureSoftmax];
 
-/** mulberry32: a small seeded generator, so the statistical checks are reproducible. */
-function seeded(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const hits = [
   { id: "a", score: 0.9 },
@@ -21,7 +13,7 @@ const hits = [
 ];
 
 function frequencies(temperature: number, draws: number): Record<string, number> {
-  const context = { temperature, random: seeded(7) };
+  const context = { temperature, random: seededRandom(7) };
   const counts: Record<string, number> = { a: 0, b: 0, c: 0 };
   for (let i = 0; i < draws; i++) counts[temperatureSoftmax(hits, context)!.id] += 1;
   return Object.fromEntries(Object.entries(counts).map(([id, n]) => [id, n / draws]));
