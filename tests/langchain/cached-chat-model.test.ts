@@ -3,34 +3,19 @@ import { AIMessage, AIMessageChunk, HumanMessage, SystemMessage, type BaseMessag
 import type { LLMResult } from "@langchain/core/outputs";
 import { FakeStreamingChatModel } from "@langchain/core/utils/testing";
 import { ChatOpenAI } from "@langchain/openai";
-import { Cache, concatAllQueries, Config, DistanceEvaluation, managerFactory, Session, type CacheInitOptions } from "../../src/index.js";
+import { concatAllQueries, Config, DistanceEvaluation, managerFactory, Session, type CacheInitOptions } from "../../src/index.js";
 import { CachedChatModel } from "../../src/langchain/cached-chat-model.js";
 import type { SemcacheMarker } from "../../src/langchain/messages.js";
-import { startFakeOpenAI, type FakeOpenAIOptions, type FakeOpenAIServer } from "../../src/testing/index.js";
+import type { FakeOpenAIOptions, FakeOpenAIServer } from "../../src/testing/index.js";
 import { BagOfWordsEmbedding, tempDir } from "../helpers/fixtures.js";
+import { testResources } from "../helpers/langchain.js";
 
 const QUESTION = "what is the capital of France";
 const ANSWER = `Echo: ${QUESTION}`;
 const TOOL = { type: "function" as const, function: { name: "lookup", description: "Looks a city up.", parameters: { type: "object", properties: {} } } };
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-/** A fake OpenAI server for this test; closed after it. */
-async function serve(options: FakeOpenAIOptions = {}): Promise<FakeOpenAIServer> {
-  const server = await startFakeOpenAI(options);
-  cleanups.push(() => server.close());
-  return server;
-}
-
-async function newCache(options: CacheInitOptions = {}): Promise<Cache> {
-  const cache = new Cache();
-  await cache.init(options);
-  cleanups.push(() => cache.close());
-  return cache;
-}
+const { closeAll, serve, newCache, push } = testResources();
+afterEach(closeAll);
 
 function chatModel(server: FakeOpenAIServer, fields: ConstructorParameters<typeof ChatOpenAI>[0] = {}): ChatOpenAI {
   return new ChatOpenAI({ model: "gpt-test", apiKey: "test", configuration: { baseURL: server.baseURL }, maxRetries: 0, ...fields });
@@ -449,7 +434,7 @@ describe("CachedChatModel with ChatOpenAI", () => {
 
   it("a semantic cache (sqlite, hnswlib, embeddings) answers a paraphrase with its score", async () => {
     const dir = tempDir();
-    cleanups.push(dir.cleanup);
+    push(dir.cleanup);
     const { server, model } = await setup(
       {},
       {

@@ -1,34 +1,24 @@
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { Generation, LLMResult } from "@langchain/core/outputs";
 import { OpenAI } from "@langchain/openai";
-import { Cache, Config, Session, type CacheInitOptions } from "../../src/index.js";
+import { Config, Session } from "../../src/index.js";
 import { CachedLLM } from "../../src/langchain/cached-llm.js";
 import type { SemcacheMarker } from "../../src/langchain/messages.js";
-import { startFakeOpenAI, type FakeOpenAIOptions, type FakeOpenAIServer } from "../../src/testing/index.js";
+import type { FakeOpenAIOptions, FakeOpenAIServer } from "../../src/testing/index.js";
+import { testResources } from "../helpers/langchain.js";
 
 const PROMPT = "Name the largest planet in the solar system";
 const ANSWER = `Echo: ${PROMPT}`;
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const resources = testResources();
+const { newCache } = resources;
+afterEach(resources.closeAll);
 
 /** Echoes the prompt (the SDK sends it as a string or, batched, as a list). */
 const echo = (body: Record<string, unknown>) => `Echo: ${[body.prompt].flat().join(" | ")}`;
 
-async function serve(options: FakeOpenAIOptions = {}): Promise<FakeOpenAIServer> {
-  const server = await startFakeOpenAI({ reply: echo, ...options });
-  cleanups.push(() => server.close());
-  return server;
-}
-
-async function newCache(options: CacheInitOptions = {}): Promise<Cache> {
-  const cache = new Cache();
-  await cache.init(options);
-  cleanups.push(() => cache.close());
-  return cache;
-}
+/** A fake OpenAI server for this test, echoing prompts unless told otherwise. */
+const serve = (options: FakeOpenAIOptions = {}): Promise<FakeOpenAIServer> => resources.serve({ reply: echo, ...options });
 
 function openAI(server: FakeOpenAIServer, fields: ConstructorParameters<typeof OpenAI>[0] = {}): OpenAI {
   return new OpenAI({ model: "gpt-instruct-test", apiKey: "test", configuration: { baseURL: server.baseURL }, maxRetries: 0, ...fields });

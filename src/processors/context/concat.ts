@@ -1,6 +1,7 @@
 import type { CacheRequest } from "../../core/types.js";
 import { messageRole, messageText, requestMessages } from "../pre.js";
 import type { PreEmbeddingContext } from "../types.js";
+import { formatTurns } from "./dialogue.js";
 
 /**
  * Keys a conversation on its recent turns: the last config.contextLen messages whose role is not in
@@ -10,8 +11,5 @@ import type { PreEmbeddingContext } from "../types.js";
 export function concatAllQueries(request: CacheRequest, context: PreEmbeddingContext): string {
   const { contextLen, skipList } = context.config;
   const kept = requestMessages(request, "concatAllQueries").filter((message) => !skipList.includes(messageRole(message)));
-  return kept
-    .slice(-contextLen)
-    .map((message) => `${messageRole(message).toUpperCase()}: ${messageText(message)}`)
-    .join("\n");
+  return formatTurns(kept.slice(-contextLen).map((message) => ({ role: messageRole(message), text: messageText(message) })));
 }
