@@ -10,7 +10,17 @@ export default {
         module: { type: "es6" },
       },
     ],
+    // light-my-request (behind `app.inject`) and @fastify/static (behind /docs) `require` these ES-only
+    // packages; compiled to CommonJS they load, so route tests need no socket.
+    "/node_modules/(cookie|content-disposition)/.+\\.js$": [
+      "@swc/jest",
+      {
+        jsc: { parser: { syntax: "ecmascript" }, target: "es2022" },
+        module: { type: "commonjs" },
+      },
+    ],
   },
+  transformIgnorePatterns: ["/node_modules/(?!(cookie|content-disposition)/)"],
   moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
   testMatch: ["<rootDir>/tests/**/*.test.ts"],
   testTimeout: 30000,

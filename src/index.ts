@@ -8,7 +8,13 @@ export {
   runCachedStream,
   putAnswer,
   decideSkip,
+  assertFlowOptions,
   type CacheHit,
+  type CacheOutcome,
+  type CacheStatus,
+  type FlowOptions,
+  type SaveContext,
+  type StorageControls,
   type RequestOptions,
   type StoredAnswer,
   type ValueSurface,
@@ -23,6 +29,9 @@ export { l2Normalize, cosineSimilarity, dot } from "./core/vector-math.js";
 export type * from "./core/types.js";
 
 export { cached, type CachedOptions } from "./adapters/function.js";
+// The HTTP client (no server code loads with it); the server itself is `langchain-semcache/server`.
+export { CacheClient, type CacheClientOptions } from "./server/client.js";
+export * from "./adapters/openai/index.js";
 
 export * from "./processors/pre.js";
 export * from "./processors/post.js";
@@ -82,6 +91,11 @@ export type * from "./manager/eviction/types.js";
 
 export { MemoryScalarStore } from "./stores/scalar/memory.js";
 export { SqliteScalarStore } from "./stores/scalar/sqlite.js";
+export { PostgresScalarStore, type PostgresScalarStoreOptions } from "./stores/scalar/postgres.js";
+export { MySqlScalarStore, MariaDbScalarStore, type MySqlScalarStoreOptions } from "./stores/scalar/mysql.js";
+export { RedisScalarStore, type RedisScalarStoreOptions } from "./stores/scalar/redis.js";
+export { MongoScalarStore, type MongoScalarStoreOptions } from "./stores/scalar/mongodb.js";
+export { SqlScalarStore } from "./stores/scalar/sql-store.js";
 export { DEFAULT_TABLE_LEN } from "./stores/scalar/types.js";
 export type * from "./stores/scalar/types.js";
 export { HnswIndex } from "./stores/vector/hnsw.js";
@@ -89,5 +103,7 @@ export { LangChainVectorIndex } from "./stores/vector/langchain-bridge.js";
 export { createVectorIndex, isLangChainVectorStore, VECTOR_KINDS } from "./stores/vector/kinds.js";
 export type * from "./stores/vector/types.js";
 export { LocalObjectStore } from "./stores/object/local.js";
+export { S3ObjectStore, type S3ObjectStoreOptions } from "./stores/object/s3.js";
+export { DatabaseVectorIndex, type VectorDatabase } from "./stores/vector/database-index.js";
 export type * from "./stores/object/types.js";
 export * from "./langchain/index.js";

@@ -1,9 +1,17 @@
 #!/usr/bin/env node
 /** The `semcache` command: a dispatcher over subcommands. Faults in what the user gave exit 2 with a message. */
 import { SemcacheError } from "../core/errors.js";
+import { exportCommand } from "./export.js";
+import { importCommand } from "./import.js";
+import { serve } from "./serve.js";
+import { statsCommand } from "./stats.js";
 import { tune, type TuneIo } from "./tune.js";
 
 const COMMANDS: Record<string, { summary: string; run(argv: string[], io: TuneIo): Promise<void> }> = {
+  serve: { summary: "serve the cache over HTTP (GPTCache's routes, an OpenAI-compatible proxy, /docs)", run: serve },
+  import: { summary: "store question/answer pairs from a JSON or JSON Lines file", run: importCommand },
+  export: { summary: "write every entry as JSON Lines", run: exportCommand },
+  stats: { summary: "print the cache's entries, hits and stage timings", run: statsCommand },
   tune: { summary: "pick similarity thresholds (and fit a precision guard) from labelled question pairs", run: tune },
 };
 

@@ -8,6 +8,7 @@ import { StringEmbedding } from "../embeddings/string.js";
 import { UniversalSentenceEncoderEmbeddings } from "../embeddings/use.js";
 import { WinkEmbeddings } from "../embeddings/wink.js";
 import type { ScalarParams, VectorParams } from "../manager/factory.js";
+import { ENV_URLS, resolveUrl } from "../stores/scalar/connection.js";
 import { concatAllQueries } from "../processors/context/concat.js";
 import { first, nop, randomOne, temperatureSoftmax } from "../processors/post.js";
 import * as pre from "../processors/pre.js";
@@ -17,6 +18,7 @@ import { ExactMatchEvaluation } from "../similarity/exact-match.js";
 import { KReciprocalEvaluation } from "../similarity/k-reciprocal.js";
 import { TimeEvaluation } from "../similarity/time.js";
 import type { SimilarityEvaluation } from "../similarity/types.js";
+import { readServerSection, type ServerSection } from "../server/server-config.js";
 
 /** A GPTCache YAML config, checked and in this package's terms (component names not yet resolved). */
 export interface GptCacheConfig {
@@ -40,8 +42,10 @@ export interface GptCacheConfig {
   preContextFunction?: string;
   postFunction?: string;
   config: ConfigOptions;
-  /** The HTTP server's section, passed through unchecked: the server validates its own settings. */
+  /** The HTTP server's section as written (checked: unknown keys and wrong types are refused). */
   server?: Record<string, unknown>;
+  /** The same section in this package's terms, for `buildServer({ settings })`. */
+  serverOptions?: ServerSection;
 }
 
 const EMBEDDINGS = ["use", "universal-sentence-encoder", "universal_sentence_encoder", "wink", "string", "none"];
@@ -75,7 +79,7 @@ function isMapping(value: unknown): value is Record<string, unknown> {
 }
 
 /** One mapping of the YAML document: typed reads that name the key's path on failure, and unknown-key checks. */
-class Section {
+export class Section {
   readonly #data: Record<string, unknown>;
   readonly #seen = new Set<string>();
 
@@ -122,6 +126,17 @@ class Section {
     return this.#check(key, (v) => typeof v === "number" && v > 0 && Number.isFinite(v), "a positive number");
   }
 
+  integerIn(key: string, min: number, max: number): number | undefined {
+    return this.#check(key, (v) => Number.isInteger(v) && (v as number) >= min && (v as number) <= max, `an integer from ${min} to ${max}`);
+  }
+
+  /** A non-empty string, or a non-negative integer returned as its digits. */
+  stringOrNonNegativeInteger(key: string): string | undefined {
+    const ok = (v: unknown) => (typeof v === "string" && v.length > 0) || (Number.isInteger(v) && (v as number) >= 0);
+    const value = this.#check<string | number>(key, ok, "a non-empty string or a non-negative integer");
+    return value === undefined ? undefined : String(value);
+  }
+
   numberIn(key: string, min: number, max: number): number | undefined {
     return this.#check(key, (v) => typeof v === "number" && v >= min && v <= max, `a number in [${min}, ${max}]`);
   }
@@ -139,6 +154,12 @@ class Section {
     return this.#check(key, (v) => typeof v === "string" || isList(v), "a string or a list of strings");
   }
 
+  /** A list of strings and mappings; each mapping is read as a section named `key[i]`. */
+  list(key: string): Array<string | Section> | undefined {
+    const items = this.#check<unknown[]>(key, (v) => Array.isArray(v) && v.every((item) => typeof item === "string" || isMapping(item)), "a list of strings or mappings");
+    return items?.map((item, i) => (typeof item === "string" ? item : new Section(item, `${this.path ? `${this.path}.` : ""}${key}[${i}]`)));
+  }
+
   section(key: string): Section | undefined {
     const value = this.#take(key);
     return value === undefined ? undefined : new Section(value, this.path ? `${this.path}.${key}` : key);
@@ -148,6 +169,11 @@ class Section {
   entries(): Record<string, unknown> {
     for (const key of Object.keys(this.#data)) this.#seen.add(key);
     return { ...this.#data };
+  }
+
+  /** The keys as written (set to a value; YAML's empty value counts as unset). */
+  keys(): string[] {
+    return Object.keys(this.#data).filter((key) => this.#data[key] !== null && this.#data[key] !== undefined);
   }
 
   /** Refuses keys nobody read: a typo must not silently fall back to a default. */
@@ -160,7 +186,50 @@ class Section {
   }
 }
 
-function readScalarParams(section: Section | undefined): ScalarParams | undefined {
+/** Connection keys of the server-database stores (src/stores/scalar/connection.ts). */
+const CONNECTION_KEYS = ["url", "url_env", "host", "port", "user", "password", "database", "connect_timeout_ms", "table_len_config"];
+const SQL_SERVER_KEYS = [...CONNECTION_KEYS, "sql_url", "pool_size", "table_prefix"];
+
+/** The scalar_params keys each store kind takes: a key another kind takes is refused, not silently ignored. */
+const SCALAR_KEYS: Readonly<Record<string, readonly string[]>> = {
+  memory: ["path"],
+  sqlite: ["path", "table_prefix", "table_len_config"],
+  postgres: SQL_SERVER_KEYS,
+  mysql: SQL_SERVER_KEYS,
+  mariadb: SQL_SERVER_KEYS,
+  redis: [...CONNECTION_KEYS, "namespace", "ttl", "max_reports"],
+  mongodb: [...CONNECTION_KEYS, "table_prefix", "lock_lease_ms", "lock_wait_ms"],
+};
+
+/** GPTCache's SQLAlchemy URLs name a driver (`postgresql+psycopg2://`); the scheme alone is what we connect with. */
+function withoutDriver(url: string): string {
+  return url.replace(/^([a-z][a-z0-9]*)\+[a-z0-9_]+:/i, "$1:");
+}
+
+/** The one URL given as url, sql_url (GPTCache's key) or url_env (an environment variable's name), checked for the kind. */
+function readUrl(section: Section, kind: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  const given = { url: section.string("url"), sql_url: section.string("sql_url"), url_env: section.string("url_env") };
+  const set = Object.entries(given).filter(([, value]) => value !== undefined);
+  if (set.length > 1) throw new ValidationError(`${section.path}: set one of url, sql_url and url_env, not ${set.map(([key]) => key).join(" and ")}.`);
+  if (set.length === 0) return undefined;
+  const [key, value] = set[0] as [string, string];
+  let url = value;
+  if (key === "url_env") {
+    url = env[value] ?? "";
+    if (url === "") throw new ValidationError(`${section.path}.url_env names ${value}, which is not set in the environment.`);
+  } else if (key === "sql_url") url = withoutDriver(value);
+  if (kind !== undefined && kind in ENV_URLS) {
+    try {
+      resolveUrl(kind as keyof typeof ENV_URLS, { url }, {});
+    } catch (error) {
+      throw new ValidationError(`${section.path}.${key}: ${(error as Error).message}`, { cause: error });
+    }
+  }
+  return url;
+}
+
+/** scalar_params, checked against what `kind` takes (undefined: an unknown kind, left to managerFactory to refuse). */
+function readScalarParams(section: Section | undefined, kind: string | undefined, env: NodeJS.ProcessEnv): ScalarParams | undefined {
   if (!section) return undefined;
   const lengths = section.section("table_len_config");
   const tableLenConfig = lengths && {
@@ -171,9 +240,33 @@ function readScalarParams(section: Section | undefined): ScalarParams | undefine
     dep_data: lengths.positiveInteger("dep_data"),
   };
   lengths?.done();
-  const params = { path: section.string("path"), tablePrefix: section.string("table_prefix"), tableLenConfig };
+  const params: ScalarParams = {
+    path: section.string("path"),
+    tablePrefix: section.string("table_prefix"),
+    tableLenConfig,
+    url: readUrl(section, kind, env),
+    host: section.string("host"),
+    port: section.integerIn("port", 1, 65535),
+    user: section.string("user"),
+    password: section.string("password"),
+    // Redis numbers its databases; YAML reads `database: 0` as a number.
+    database: section.stringOrNonNegativeInteger("database"),
+    poolSize: section.positiveInteger("pool_size"),
+    connectTimeout: section.positiveInteger("connect_timeout_ms"),
+    namespace: section.string("namespace"),
+    ttl: section.positiveNumber("ttl"),
+    maxReports: section.positiveInteger("max_reports"),
+    lockLeaseMs: section.positiveInteger("lock_lease_ms"),
+    lockWaitMs: section.positiveInteger("lock_wait_ms"),
+  };
   section.done();
-  return params;
+  const allowed = kind === undefined ? undefined : SCALAR_KEYS[kind];
+  const misplaced = allowed && section.keys().filter((key) => !allowed.includes(key));
+  if (misplaced && misplaced.length > 0) {
+    throw new ValidationError(`${section.path}: ${misplaced.join(", ")} ${misplaced.length > 1 ? "do" : "does"} not apply to the ${kind} store (it takes ${allowed.join(", ")}).`);
+  }
+  // Unset keys are left out: an explicit undefined would override what managerFactory passes (the redis ttl).
+  return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined));
 }
 
 function readVectorParams(section: Section | undefined): VectorParams | undefined {
@@ -185,6 +278,9 @@ function readVectorParams(section: Section | undefined): VectorParams | undefine
     efConstruction: section.positiveInteger("ef_construction"),
     ef: section.positiveInteger("ef"),
     initialCapacity: section.positiveInteger("initial_capacity"),
+    // The vector databases (docs/vector-stores.md); each checks its own options when it is built.
+    url: section.string("url"),
+    collection: section.string("collection"),
   };
   section.done();
   return params;
@@ -193,9 +289,10 @@ function readVectorParams(section: Section | undefined): VectorParams | undefine
 /**
  * Parses and checks a GPTCache YAML config. Accepts GPTCache's keys (and its older aliases model_source,
  * model_config, evaluation_kws) plus `server`; an unknown key or a wrong type is a ValidationError naming
- * the key's path, e.g. `storage_config.max_size must be a positive integer`.
+ * the key's path, e.g. `storage_config.max_size must be a positive integer`. `env` is where
+ * `storage_config.scalar_params.url_env` is looked up.
  */
-export function loadGptCacheConfig(yamlText: string): GptCacheConfig {
+export function loadGptCacheConfig(yamlText: string, env: NodeJS.ProcessEnv = process.env): GptCacheConfig {
   let document: unknown;
   try {
     document = parse(yamlText);
@@ -209,14 +306,17 @@ export function loadGptCacheConfig(yamlText: string): GptCacheConfig {
   embeddingSection?.done();
 
   const storageSection = root.section("storage_config");
+  const manager = storageSection?.string("manager");
+  // Both defaults ("sqlite", "sqlite,hnswlib") keep their rows in SQLite.
+  const scalarKind = manager === undefined ? "sqlite" : manager.split(",")[0].trim().toLowerCase();
   const storage = {
     dataDir: storageSection?.string("data_dir"),
-    manager: storageSection?.string("manager"),
+    manager,
     maxSize: storageSection?.positiveInteger("max_size"),
     cleanSize: storageSection?.positiveInteger("clean_size"),
     eviction: storageSection?.string("eviction", EVICTIONS),
     ttl: storageSection?.positiveNumber("ttl"),
-    scalarParams: readScalarParams(storageSection?.section("scalar_params")),
+    scalarParams: readScalarParams(storageSection?.section("scalar_params"), scalarKind in SCALAR_KEYS ? scalarKind : undefined, env),
     vectorParams: readVectorParams(storageSection?.section("vector_params")),
   };
   storageSection?.done();
@@ -237,6 +337,8 @@ export function loadGptCacheConfig(yamlText: string): GptCacheConfig {
     partitionKeys: configSection?.stringList("partition_keys"),
   };
   configSection?.done();
+  const serverSection = root.section("server");
+  const serverOptions = serverSection && readServerSection(serverSection);
 
   const result: GptCacheConfig = {
     embedding,
@@ -248,7 +350,8 @@ export function loadGptCacheConfig(yamlText: string): GptCacheConfig {
     preContextFunction: root.string("pre_context_function", Object.keys(PRE_CONTEXT_FUNCTIONS)),
     postFunction: root.string("post_function", Object.keys(POST_FUNCTIONS)),
     config: Object.fromEntries(Object.entries(config).filter(([, value]) => value !== undefined)),
-    server: root.section("server")?.entries(),
+    server: serverSection?.entries(),
+    serverOptions,
   };
   root.done();
   if (result.preFunction && result.preContextFunction) {

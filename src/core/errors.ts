@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   SEMCACHE_STORE: { statusCode: 503, description: "A scalar, vector or object store failed or is unreachable." },
   SEMCACHE_EMBEDDING: { statusCode: 502, description: "The embedding function failed or returned something that is not an embedding." },
   SEMCACHE_EVALUATION: { statusCode: 502, description: "A similarity evaluation's model or API failed or answered something unusable." },
+  SEMCACHE_HTTP: { statusCode: 502, description: "A semcache server could not be reached, timed out, or answered an error code this package does not know." },
 } as const;
 
 export type SemcacheErrorCode = keyof typeof ERROR_CODES;
@@ -136,6 +137,20 @@ export class EvaluationError extends SemcacheError {
   static readonly code = "SEMCACHE_EVALUATION";
   constructor(message: string, options?: SemcacheErrorOptions) {
     super(EvaluationError.code, message, options);
+  }
+}
+
+export class HttpError extends SemcacheError {
+  static readonly code = "SEMCACHE_HTTP";
+  constructor(
+    message: string,
+    /** The HTTP status answered, when there was an answer. */
+    readonly status?: number,
+    /** The `error.code` of the answer's body, when it had one. */
+    readonly remoteCode?: string,
+    options?: SemcacheErrorOptions,
+  ) {
+    super(HttpError.code, message, options);
   }
 }
 

@@ -1,4 +1,13 @@
-import { createHash } from "node:crypto";
+import * as crypto from "node:crypto";
+
+/**
+ * A digest in one call. Every request hashes its key: the one-shot `crypto.hash` (Node 20.12+) skips the Hash
+ * object `createHash` builds, a third of the cost; older Node 20 releases use `createHash`.
+ */
+export const digest: (algorithm: string, data: string | Uint8Array, encoding: "base64url" | "hex") => string =
+  typeof crypto.hash === "function"
+    ? (algorithm, data, encoding) => crypto.hash(algorithm, data, encoding)
+    : (algorithm, data, encoding) => crypto.createHash(algorithm).update(data).digest(encoding);
 
 /**
  * The partition of a request: the values of the partition keys it sets (model, sampling settings), hashed.
@@ -11,17 +20,20 @@ export function partitionOf(request: Readonly<Record<string, unknown>>, keys: re
     if (value === undefined || value === null) continue;
     canonical += `${key}=${stableStringify(value)};`;
   }
-  return canonical === "" ? "" : createHash("sha1").update(canonical).digest("base64url").slice(0, 16);
+  return canonical === "" ? "" : digest("sha1", canonical, "base64url").slice(0, 16);
 }
 
 /** The text form of a key: the string itself, or a content hash for bytes. */
 export function keyText(key: string | Uint8Array): string {
-  return typeof key === "string" ? key : `sha256:${createHash("sha256").update(key).digest("hex")}`;
+  return typeof key === "string" ? key : `sha256:${digest("sha256", key, "hex")}`;
 }
 
-/** The exact-match lookup key: partition and key text hashed together (fixed length, index friendly). */
+/**
+ * The exact-match lookup key: partition and key text hashed together (fixed length, index friendly). Hashing
+ * the joined string gives the same digest as feeding the parts in turn, so stored keys stay valid.
+ */
 export function keyHash(partition: string, text: string): string {
-  return createHash("sha1").update(partition).update("\u0000").update(text).digest("base64url");
+  return digest("sha1", `${partition}\u0000${text}`, "base64url");
 }
 
 /** JSON with object keys sorted, so equal settings give equal partitions whatever their key order. */

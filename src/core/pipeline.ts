@@ -10,7 +10,7 @@ import type { EvaluationCandidate } from "../similarity/types.js";
 import type { VectorHit } from "../stores/vector/types.js";
 import { cache as globalCache, Cache } from "./cache.js";
 import { NotInitError, SemcacheError, ValidationError, ValueTooLongError } from "./errors.js";
-import { keyHash, keyText, partitionOf } from "./keys.js";
+import { digest, keyHash, keyText, partitionOf } from "./keys.js";
 import type { Stage } from "./report.js";
 import { resolveContext, type CacheContext } from "./request-context.js";
 import { Session } from "./session.js";
@@ -34,6 +34,34 @@ export interface RequestOptions {
   searchOnly?: boolean;
 }
 
+/**
+ * Per-request storage controls (HTTP `Cache-Control: no-store` and `max-age=N` map to them; `no-cache` is
+ * `cacheSkip`). Every entry point of the flow accepts them next to the RequestOptions.
+ */
+export interface StorageControls {
+  /** Look the request up, but never store its answer (nor write a next cache's hit back). */
+  noStore?: boolean;
+  /** A stored entry older than this many seconds is not a hit (0: only an entry stored this very millisecond). */
+  maxAgeSeconds?: number;
+}
+
+/** What the flow accepts per request: the cache options plus the storage controls. */
+export type FlowOptions = RequestOptions & StorageControls;
+
+/** How the cache answered one request: from an entry, by calling the model after a lookup, or without a lookup. */
+export type CacheStatus = "HIT" | "MISS" | "SKIP";
+
+/** The outcome of one request, as a surface reports it (the HTTP server's `x-semcache` header). */
+export interface CacheOutcome {
+  status: CacheStatus;
+  /** A hit's normalised score in [0, 1]. */
+  score?: number;
+  /** A hit's entry id. */
+  id?: number;
+  /** Seconds since a hit's entry was stored. */
+  ageSeconds?: number;
+}
+
 /** A stored answer as a surface produces it: text, or text with its type (images: object-store keys). */
 export type StoredAnswer = string | { answer: string; answerType: AnswerType };
 
@@ -47,6 +75,8 @@ export interface CacheHit {
   /** The stored question that matched. */
   question: string;
   record: CacheRecord;
+  /** The cache the entry came from (its object store holds any bytes the answer points to). */
+  cache: Cache;
   /** Every hit the post function kept, best first (the chosen one included). */
   candidates: ReadonlyArray<{ score: number; record: CacheRecord }>;
 }
@@ -56,13 +86,26 @@ interface SurfaceBase {
   name: string;
   /** Put/get semantics: cache faults throw instead of failing open. */
   strict?: boolean;
+  /**
+   * Mixed into the request's partition: answers of another kind (a transcript, an image, a moderation result)
+   * or about other attachments (the images of a vision question) never answer this request.
+   */
+  partition?: string;
+  /** Told how the request was answered, once the cache has decided (again for a next cache's own answer). */
+  onOutcome?(outcome: CacheOutcome): void;
+}
+
+/** Where an answer is about to be stored (images go to that cache's object store). */
+export interface SaveContext {
+  cache: Cache;
 }
 
 /** A surface whose model call returns one value. */
 export interface ValueSurface<R> extends SurfaceBase {
   call(): Promise<R>;
-  /** What to store from a result; falsy = store nothing. */
-  answerOf(result: R): StoredAnswer | null | undefined | Promise<StoredAnswer | null | undefined>;
+  /** What to store from a result; falsy = store nothing. A throw is a cache fault: the result still returns. */
+  answerOf(result: R, context: SaveContext): StoredAnswer | null | undefined | Promise<StoredAnswer | null | undefined>;
+  /** Builds the result of a hit. A throw (say, the object an answer points to is gone) makes the request a miss. */
   fromCache(hit: CacheHit): R | Promise<R>;
 }
 
@@ -80,7 +123,7 @@ export interface StreamSurface<C> extends SurfaceBase {
 /** Everything the flow derives from a request before it looks anything up. */
 interface Prepared {
   cache: Cache;
-  options: RequestOptions;
+  options: FlowOptions;
   context: ReturnType<typeof resolveContext>;
   session?: Session;
   temperature: number;
@@ -94,28 +137,44 @@ interface Prepared {
 
 export async function runCached<R>(
   request: CacheRequest,
-  options: RequestOptions,
+  options: FlowOptions,
   surface: ValueSurface<R>,
 ): Promise<R | null> {
   const prepared = await prepare(request, options, surface);
-  if (!prepared) return options.searchOnly ? null : surface.call();
-  if (!prepared.skip) {
-    const hit = await lookup(prepared, surface);
-    if (hit) return surface.fromCache(hit);
+  if (!prepared) {
+    surface.onOutcome?.({ status: "SKIP" });
+    return options.searchOnly ? null : surface.call();
+  }
+  const hit = await lookupOrSkip(prepared, surface);
+  if (hit) {
+    try {
+      const value = await surface.fromCache(hit);
+      answeredFromCache(prepared, surface, hit);
+      return value;
+    } catch (error) {
+      // An entry the surface cannot turn into a result is a miss: the model answers instead.
+      fault(prepared.cache, surface, error);
+      prepared.cache.report.misses++;
+      surface.onOutcome?.({ status: "MISS" });
+    }
   }
   return shareFlight(prepared, surface, () => missValue(request, prepared, surface));
 }
 
 export async function runCachedStream<C>(
   request: CacheRequest,
-  options: RequestOptions,
+  options: FlowOptions,
   surface: StreamSurface<C>,
 ): Promise<AsyncIterable<C> | null> {
   const prepared = await prepare(request, options, surface);
-  if (!prepared) return options.searchOnly ? null : surface.call();
-  if (!prepared.skip) {
-    const hit = await lookup(prepared, surface);
-    if (hit) return surface.replay(hit);
+  if (!prepared) {
+    surface.onOutcome?.({ status: "SKIP" });
+    return options.searchOnly ? null : surface.call();
+  }
+  const hit = await lookupOrSkip(prepared, surface);
+  if (hit) {
+    answeredFromCache(prepared, surface, hit);
+    return surface.replay(hit);
   }
   const cache = prepared.cache;
   if (cache.nextCache) {
@@ -129,7 +188,7 @@ export async function runCachedStream<C>(
 }
 
 /** Stores an answer for a request without reading the cache (the simple API's put). Strict: faults throw. */
-export async function putAnswer(request: CacheRequest, options: RequestOptions, answer: StoredAnswer): Promise<void> {
+export async function putAnswer(request: CacheRequest, options: FlowOptions, answer: StoredAnswer): Promise<void> {
   const surface = { name: "put", strict: true };
   const prepared = await prepare(request, { ...options, cacheSkip: true }, surface, false);
   if (prepared) await save(prepared, answer, surface);
@@ -147,13 +206,37 @@ async function missValue<R>(request: CacheRequest, prepared: Prepared, surface: 
     result = await surface.call();
     cache.report.time("llm", performance.now() - started);
   }
-  const answer = await surface.answerOf(result);
+  if (prepared.options.noStore || !prepared.key) return result;
+  let answer: StoredAnswer | null | undefined;
+  try {
+    answer = await surface.answerOf(result, { cache });
+  } catch (error) {
+    fault(cache, surface, error);
+  }
   if (answer) await save(prepared, answer, surface);
   return result;
 }
 
+/** The lookup, unless the request skips it (cacheSkip, temperature, no key); reports a skip or a miss. */
+async function lookupOrSkip(prepared: Prepared, surface: SurfaceBase): Promise<CacheHit | null> {
+  if (prepared.skip || !prepared.key) {
+    surface.onOutcome?.({ status: "SKIP" });
+    return null;
+  }
+  const hit = await lookup(prepared, surface);
+  if (!hit) surface.onOutcome?.({ status: "MISS" });
+  return hit;
+}
+
+/** A hit the surface answered with: recorded, and reported to the surface. */
+function answeredFromCache(prepared: Prepared, surface: SurfaceBase, hit: CacheHit): void {
+  recordHit(prepared, hit);
+  const ageSeconds = Math.max(0, (Date.now() - hit.record.createOn) / 1000);
+  surface.onOutcome?.({ status: "HIT", score: hit.score, id: hit.id, ageSeconds });
+}
+
 /** The next cache sees the same request and options; what it answers is written back here. */
-function forNextCache(prepared: Prepared): RequestOptions {
+function forNextCache(prepared: Prepared): FlowOptions {
   return { ...prepared.options, cacheObj: prepared.cache.nextCache, cacheSkip: prepared.skip };
 }
 
@@ -161,7 +244,8 @@ function forNextCache(prepared: Prepared): RequestOptions {
 async function shareFlight<R>(prepared: Prepared, surface: SurfaceBase, run: () => Promise<R>): Promise<R> {
   if (prepared.skip || !prepared.key) return run();
   const flights = prepared.cache.flights;
-  const id = `${surface.name}\u0000${prepared.key.hash}`;
+  // A no-store request shares only with its own kind: a storing request must not lose its save to it.
+  const id = `${surface.name}\u0000${prepared.options.noStore ? "no-store" : ""}\u0000${prepared.key.hash}`;
   const existing = flights.get(id) as Promise<R> | undefined;
   // A waiter does not inherit the leader's abort: it makes its own call instead.
   if (existing) return existing.catch((error: unknown) => (isAbort(error) ? run() : Promise.reject(error)));
@@ -188,14 +272,20 @@ async function* storeWhenComplete<C>(
     yield chunk;
   }
   if (started !== undefined) prepared.cache.report.time("llm", performance.now() - started);
-  const answer = surface.answerOf ? surface.answerOf(text) : text;
+  if (prepared.options.noStore) return;
+  let answer: StoredAnswer | null | undefined;
+  try {
+    answer = surface.answerOf ? surface.answerOf(text) : text;
+  } catch (error) {
+    fault(prepared.cache, surface, error);
+  }
   if (answer) await save(prepared, answer, surface);
 }
 
 /** Validates options, applies the enable function and temperature rule, and computes the key. */
 async function prepare(
   request: CacheRequest,
-  options: RequestOptions,
+  options: FlowOptions,
   surface: SurfaceBase,
   counted = true,
 ): Promise<Prepared | null> {
@@ -219,7 +309,7 @@ async function prepare(
     session: typeof options.session === "string" ? new Session({ name: options.session, cache }) : options.session,
     temperature,
     skip,
-    partition: partitionOf(request, cache.config.partitionKeys),
+    partition: withSurfacePartition(partitionOf(request, cache.config.partitionKeys), surface.partition),
     started: performance.now(),
   };
   try {
@@ -232,6 +322,12 @@ async function prepare(
     fault(prepared.cache, surface, error);
   }
   return prepared;
+}
+
+/** The request's partition with the surface's own part mixed in (unchanged when the surface adds none). */
+function withSurfacePartition(partition: string, extra: string | undefined): string {
+  if (extra === undefined || extra === "") return partition;
+  return digest("sha1", `${partition}\u0000${extra}`, "base64url").slice(0, 16);
 }
 
 function toKey(pre: PreEmbeddingResult, partition: string): Prepared["key"] {
@@ -251,14 +347,26 @@ export function decideSkip(temperature: number, cacheSkip: boolean, random: () =
   return random() < 1 / (1 + Math.exp(1 / temperature));
 }
 
-function validateOptions(options: RequestOptions): void {
+/** Checks per-request options and the cache context, as every request does first (for requests a surface passes through uncached). */
+export function assertFlowOptions(options: FlowOptions): void {
+  validateOptions(options);
+  resolveContext(options.cacheContext);
+}
+
+function validateOptions(options: FlowOptions): void {
   if (typeof options !== "object" || options === null) throw new ValidationError("Cache options must be an object.");
-  const { cacheObj, cacheSkip, searchOnly, topK, session, temperature } = options;
+  const { cacheObj, cacheSkip, searchOnly, topK, session, temperature, noStore, maxAgeSeconds } = options;
+  if (noStore !== undefined && typeof noStore !== "boolean") throw new ValidationError("noStore must be a boolean.");
+  if (maxAgeSeconds !== undefined && !(typeof maxAgeSeconds === "number" && Number.isFinite(maxAgeSeconds) && maxAgeSeconds >= 0)) {
+    throw new ValidationError("maxAgeSeconds must be a number of seconds, 0 or more.");
+  }
   if (cacheObj !== undefined && !(cacheObj instanceof Cache)) throw new ValidationError("cacheObj must be a Cache.");
   if (cacheSkip !== undefined && typeof cacheSkip !== "boolean") throw new ValidationError("cacheSkip must be a boolean.");
   if (searchOnly !== undefined && typeof searchOnly !== "boolean") throw new ValidationError("searchOnly must be a boolean.");
   if (topK !== undefined && !(Number.isInteger(topK) && topK >= 1)) throw new ValidationError("topK must be a positive integer.");
-  if (temperature !== undefined && typeof temperature !== "number") throw new ValidationError("temperature must be a number.");
+  if (temperature !== undefined && !(typeof temperature === "number" && temperature >= 0 && temperature <= 2)) {
+    throw new ValidationError(`temperature must be a number from 0 to 2, got ${String(temperature)}.`);
+  }
   if (session !== undefined && !(session instanceof Session) && !(typeof session === "string" && session.length > 0)) {
     throw new ValidationError("session must be a Session or a non-empty string.");
   }
@@ -274,10 +382,7 @@ async function lookup(prepared: Prepared, surface: SurfaceBase): Promise<CacheHi
     if (exact) await judge(prepared, exact, 0, exact.embedding ?? key.text, scored);
     if (scored.length === 0) await searchAndJudge(prepared, exact?.id, scored);
     const hit = pick(prepared, scored);
-    if (hit) {
-      recordHit(prepared, hit);
-      return hit;
-    }
+    if (hit) return hit;
   } catch (error) {
     fault(cache, surface, error);
   }
@@ -324,6 +429,8 @@ async function judge(
 ): Promise<void> {
   const { cache, session, context, key } = prepared;
   if (record.partition !== prepared.partition || !key) return;
+  const maxAge = prepared.options.maxAgeSeconds;
+  if (maxAge !== undefined && Date.now() - record.createOn > maxAge * 1000) return;
   if (session) {
     const sessions = await cache.dataManager.sessionsOf(record.id);
     if (!session.checkHit(session.name, sessions, record.question, record.answer)) return;
@@ -369,6 +476,7 @@ function pick(prepared: Prepared, scored: Array<{ score: number; record: CacheRe
     id: record.id,
     question: record.question,
     record,
+    cache,
     candidates: Array.isArray(picked) ? list : scored,
   };
 }

@@ -32,8 +32,17 @@ export interface DataManagerOptions {
   eviction?: string | EvictionPolicy;
   /** Seconds an entry lives (hidden after, purged on later saves and on flush). */
   ttl?: number;
-  /** Hits buffered before their last-access/hit-count updates are written in one go. Default 64. */
+  /**
+   * Hit bookkeeping is buffered and written once a second: repeated hits on an entry merge into one update
+   * (latest access, summed count). This many distinct entries (or report rows) waiting start the write
+   * sooner. Default 1024.
+   */
   touchBatch?: number;
+  /**
+   * With a shared scalar store (several processes) and an in-process vector index: milliseconds between pulls
+   * of other processes' new entries into the index, done before a search (0: before every search). Default 250.
+   */
+  syncIntervalMs?: number;
 }
 
 interface PendingTouch {
@@ -43,11 +52,15 @@ interface PendingTouch {
 }
 
 const REBUILD_PAGE = 2000;
+const DEFAULT_SYNC_MS = 250;
 const BUFFER_FLUSH_MS = 1000;
+/** Rows written per event-loop turn: a sync driver blocks while it writes, so a long batch goes in short steps. */
+const WRITE_STEP = 256;
 
 /**
  * Storage behind a cache: a scalar store (rows), an optional vector index and object store, eviction and
- * expiry. Hits are recorded in memory and written in batches (a per-hit UPDATE doubles the cost of a hit).
+ * expiry. Hits are recorded in memory and written in batches (a per-hit UPDATE doubles the cost of a hit;
+ * with the embedding in the row it costs more than the lookup itself).
  */
 export class DataManager {
   readonly scalar: ScalarStore;
@@ -62,10 +75,19 @@ export class DataManager {
   private reports: ReportRow[] = [];
   private bufferTimer?: NodeJS.Timeout;
   private bufferImmediate?: NodeJS.Immediate;
+  /** The background write under way, if any. */
+  private draining?: Promise<void>;
   private lastPurge = 0;
   /** Vectors added since the index was last saved (saving a large index is costly; the scalar store can rebuild it). */
   private unsavedVectors = 0;
   private initialised?: Promise<void>;
+  private readonly syncIntervalMs: number;
+  /** The in-process index holds every live entry of the scalar store with an id up to this one. */
+  private syncedTo = 0;
+  /** Ids this process added to the index above `syncedTo`: not added again when the sync reaches them. */
+  private ownAhead = new Set<number>();
+  private lastSync = 0;
+  private syncing?: Promise<void>;
 
   constructor(options: DataManagerOptions) {
     const { maxSize, cleanSize, ttl } = options;
@@ -86,12 +108,23 @@ export class DataManager {
     this.maxSize = maxSize;
     this.cleanSize = Math.min(cleanSize ?? Math.max(1, Math.floor((maxSize ?? 0) * 0.2)), maxSize ?? Infinity);
     this.ttlMs = ttl === undefined ? undefined : ttl * 1000;
-    this.touchBatch = options.touchBatch ?? 64;
+    const touchBatch = options.touchBatch ?? 1024;
+    if (!(Number.isInteger(touchBatch) && touchBatch >= 1)) throw new ValidationError("touchBatch must be a positive integer.");
+    this.touchBatch = touchBatch;
+    const syncIntervalMs = options.syncIntervalMs ?? DEFAULT_SYNC_MS;
+    if (!(Number.isFinite(syncIntervalMs) && syncIntervalMs >= 0)) {
+      throw new ValidationError("syncIntervalMs must be a non-negative number of milliseconds.");
+    }
+    this.syncIntervalMs = syncIntervalMs;
   }
 
   /** Opens the stores and brings an in-process index up to date with the scalar store. Idempotent. */
   init(): Promise<void> {
-    this.initialised ??= this.open();
+    // A failed open (a store down at start) is not remembered: calling init() again retries.
+    this.initialised ??= this.open().catch((error: unknown) => {
+      this.initialised = undefined;
+      throw error;
+    });
     return this.initialised;
   }
 
@@ -99,6 +132,7 @@ export class DataManager {
     await this.scalar.init();
     await this.vector?.init();
     await this.object?.init();
+    if (this.ttlMs !== undefined) await this.expireOld(Date.now());
     await this.catchUpIndex();
   }
 
@@ -106,13 +140,46 @@ export class DataManager {
   private async catchUpIndex(): Promise<void> {
     const index = this.vector;
     if (!index || index.capabilities.shared || !this.scalar.capabilities.persistent) return;
-    let after = index.capabilities.persistent && index.lastId ? await index.lastId() : 0;
+    this.syncedTo = index.capabilities.persistent && index.lastId ? await index.lastId() : 0;
+    await this.pullNewEntries();
+  }
+
+  /**
+   * True when other processes write to the scalar store while this one keeps its own index: the index must
+   * follow their inserts (their deletes are noticed when a search returns an entry whose row is gone).
+   */
+  private get followsReplicas(): boolean {
+    return this.scalar.capabilities.shared && this.vector !== undefined && !this.vector.capabilities.shared;
+  }
+
+  /**
+   * Adds the scalar store's entries with ids above `syncedTo` to the index. Shared stores assign ids in commit
+   * order, so nothing committed later can appear below the point reached.
+   */
+  private async pullNewEntries(): Promise<void> {
+    const index = this.vector;
+    if (!index) return;
     for (;;) {
-      const rows = await this.scalar.embeddingsAfter(after, REBUILD_PAGE);
-      if (rows.length === 0) return;
-      await index.add(rows.map((row) => ({ id: row.id, vector: row.embedding })));
-      after = rows[rows.length - 1].id;
+      const rows = await this.scalar.embeddingsAfter(this.syncedTo, REBUILD_PAGE);
+      if (rows.length === 0) break;
+      const fresh = rows.filter((row) => !this.ownAhead.has(row.id));
+      if (fresh.length > 0) {
+        await index.add(fresh.map((row) => ({ id: row.id, vector: row.embedding })));
+        this.unsavedVectors += fresh.length;
+      }
+      this.syncedTo = rows[rows.length - 1].id;
     }
+    for (const id of this.ownAhead) if (id <= this.syncedTo) this.ownAhead.delete(id);
+  }
+
+  /** Pulls other replicas' new entries when `syncIntervalMs` has passed (or `now`); one pull at a time. */
+  private syncIndex(now = false): Promise<void> {
+    if (!this.followsReplicas || (!now && Date.now() - this.lastSync < this.syncIntervalMs)) return Promise.resolve();
+    this.syncing ??= this.pullNewEntries().finally(() => {
+      this.syncing = undefined;
+      this.lastSync = Date.now();
+    });
+    return this.syncing;
   }
 
   /** Stores entries (one scalar transaction, then the index); evicts and purges as configured. Returns ids. */
@@ -141,6 +208,7 @@ export class DataManager {
       if (vectors.length > 0) {
         await this.vector.add(vectors);
         this.unsavedVectors += vectors.length;
+        if (this.followsReplicas) for (const { id } of vectors) if (id > this.syncedTo) this.ownAhead.add(id);
       }
     }
     await this.enforceLimits(now);
@@ -175,11 +243,15 @@ export class DataManager {
     // Still over (a batch larger than the room made, or another replica writing at once): trim to maxSize.
     if (this.maxSize !== undefined) while ((await this.evict(this.maxSize)) > 0);
     // Expired rows are hidden on read at once; purging them is throttled to once per tenth of the ttl.
-    if (this.ttlMs !== undefined && now - this.lastPurge >= this.ttlMs / 10) {
-      this.lastPurge = now;
-      const expired = await this.scalar.expire(now - this.ttlMs);
-      if (expired.length > 0) await this.vector?.delete(expired);
-    }
+    if (this.ttlMs !== undefined && now - this.lastPurge >= this.ttlMs / 10) await this.expireOld(now);
+  }
+
+  /** Marks entries older than the ttl deleted in the store and drops them from the index. */
+  private async expireOld(now: number): Promise<void> {
+    if (this.ttlMs === undefined) return;
+    this.lastPurge = now;
+    const expired = await this.scalar.expire(now - this.ttlMs);
+    if (expired.length > 0) await this.vector?.delete(expired);
   }
 
   private isExpired(record: CacheRecord, now = Date.now()): boolean {
@@ -197,6 +269,7 @@ export class DataManager {
     if (!this.vector) return [];
     const dimension = this.vector.dimension;
     if (dimension > 0 && embedding.length !== dimension) throw new DimensionMismatchError(dimension, embedding.length);
+    await this.syncIndex();
     return this.vector.search(l2Normalize(embedding), topK);
   }
 
@@ -209,7 +282,7 @@ export class DataManager {
     return null;
   }
 
-  /** Records a hit (written in a batch later). */
+  /** Records a hit (merged with other hits on the entry, written in a batch later). */
   hit(id: number, at = Date.now()): void {
     const pending = this.touches.get(id);
     if (pending) {
@@ -228,32 +301,69 @@ export class DataManager {
   }
 
   /**
-   * Writes buffered hits later, never inside the request that made the hit: within a second, or right after
-   * the current turn of the event loop once a batch is full (a sync driver would otherwise make that one hit
-   * pay for the whole batch).
+   * Writes buffered hits later, never inside the request that made the hit: within a second (so repeated hits
+   * merge), or right after the current turn of the event loop once touchBatch are waiting.
    */
   private scheduleBufferWrite(full: boolean): void {
-    if (full && !this.bufferImmediate) {
+    if (full && !this.bufferImmediate && !this.draining) {
       this.bufferImmediate = setImmediate(() => {
         this.bufferImmediate = undefined;
-        void this.writeBuffers().catch(() => undefined);
+        this.drainInBackground();
       });
     }
     if (this.bufferTimer) return;
     this.bufferTimer = setTimeout(() => {
       this.bufferTimer = undefined;
-      void this.writeBuffers().catch(() => undefined);
+      this.drainInBackground();
     }, BUFFER_FLUSH_MS);
     this.bufferTimer.unref();
   }
 
-  private async writeTouches(): Promise<void> {
-    if (this.touches.size === 0) return;
-    const touches = [...this.touches.values()];
-    this.touches = new Map();
-    await this.scalar.touch(touches);
+  /** One background write at a time; a failed write drops that step's bookkeeping, as a crash would. */
+  private drainInBackground(): void {
+    this.draining ??= this.drain(this.touches.size, this.reports.length)
+      .catch(() => undefined)
+      .finally(() => {
+        this.draining = undefined;
+      });
   }
 
+  /**
+   * Writes the first `touches` buffered entries and `reports` report rows, WRITE_STEP rows a statement and a
+   * turn of the event loop apiece, so requests keep being answered in between. Hits arriving meanwhile wait
+   * for the next round (an entry hit again is queued anew; its counts add up in the store).
+   */
+  private async drain(touches: number, reports: number): Promise<void> {
+    while (touches > 0 || reports > 0) {
+      const hits = this.takeTouches(Math.min(touches, WRITE_STEP));
+      const rows = this.reports.splice(0, Math.min(reports, WRITE_STEP));
+      touches -= hits.length;
+      reports -= rows.length;
+      if (hits.length > 0) await this.scalar.touch(hits);
+      if (rows.length > 0) await this.scalar.addReports(rows);
+      if (touches > 0 || reports > 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** Removes and returns up to `limit` buffered touches, oldest first. */
+  private takeTouches(limit: number): PendingTouch[] {
+    const taken: PendingTouch[] = [];
+    for (const touch of this.touches.values()) {
+      if (taken.length >= limit) break;
+      taken.push(touch);
+    }
+    for (const { id } of taken) this.touches.delete(id);
+    return taken;
+  }
+
+  /** Writes every buffered touch now (eviction decides from the store's columns). */
+  private async writeTouches(): Promise<void> {
+    await this.draining;
+    const touches = this.takeTouches(this.touches.size);
+    if (touches.length > 0) await this.scalar.touch(touches);
+  }
+
+  /** Writes everything buffered now (flush, clear, close). */
   private async writeBuffers(): Promise<void> {
     clearTimeout(this.bufferTimer);
     clearImmediate(this.bufferImmediate);
@@ -302,12 +412,11 @@ export class DataManager {
    */
   async flush(options: { partial?: boolean } = {}): Promise<void> {
     await this.writeBuffers();
-    if (this.ttlMs !== undefined) {
-      const expired = await this.scalar.expire(Date.now() - this.ttlMs);
-      if (expired.length > 0) await this.vector?.delete(expired);
-    }
+    await this.expireOld(Date.now());
     await this.scalar.purgeDeleted();
     await this.scalar.flush();
+    // A saved index must hold every entry up to its highest id, which is where it catches up from on start.
+    await this.syncIndex(true);
     if (this.vector && this.unsavedVectors > 0) {
       const lagging = this.unsavedVectors >= Math.max(1000, (await this.vector.count()) / 10);
       if (!options.partial || lagging) {

@@ -1,8 +1,13 @@
 import { join } from "node:path";
 import { UnknownKindError, ValidationError } from "../core/errors.js";
 import { LocalObjectStore } from "../stores/object/local.js";
+import { S3ObjectStore, type S3ObjectStoreOptions } from "../stores/object/s3.js";
 import type { ObjectStore } from "../stores/object/types.js";
 import { MemoryScalarStore } from "../stores/scalar/memory.js";
+import { MongoScalarStore, type MongoScalarStoreOptions } from "../stores/scalar/mongodb.js";
+import { MariaDbScalarStore, MySqlScalarStore, type MySqlScalarStoreOptions } from "../stores/scalar/mysql.js";
+import { PostgresScalarStore, type PostgresScalarStoreOptions } from "../stores/scalar/postgres.js";
+import { RedisScalarStore, type RedisScalarStoreOptions } from "../stores/scalar/redis.js";
 import { SqliteScalarStore } from "../stores/scalar/sqlite.js";
 import type { ScalarStore, TableLenConfig } from "../stores/scalar/types.js";
 import { createVectorIndex, isLangChainVectorStore } from "../stores/vector/kinds.js";
@@ -39,6 +44,11 @@ export interface ManagerFactoryOptions {
   eviction?: string | EvictionPolicy;
   /** Seconds an entry lives. */
   ttl?: number;
+  /**
+   * With a shared scalar store (postgres, mysql, redis, ...) and an in-process vector index: milliseconds between
+   * pulls of other replicas' new entries into the index before a search (0: before every search). Default 250.
+   */
+  syncIntervalMs?: number;
   scalarParams?: ScalarParams;
   vectorParams?: VectorParams;
   objectParams?: ObjectParams;
@@ -51,7 +61,8 @@ export interface ManagerComponents {
   object?: string | ObjectStore;
 }
 
-type ScalarFactory = (params: ScalarParams, dataDir: string) => ScalarStore;
+/** Builds a scalar store from scalarParams; `ttl` is the manager's (seconds), for stores that expire keys themselves. */
+type ScalarFactory = (params: ScalarParams, dataDir: string, ttl?: number) => ScalarStore;
 
 /** Scalar store kinds by name. */
 export const SCALAR_KINDS: Record<string, ScalarFactory> = {
@@ -62,6 +73,12 @@ export const SCALAR_KINDS: Record<string, ScalarFactory> = {
       tablePrefix: params.tablePrefix,
       tableLenConfig: params.tableLenConfig,
     }),
+  // Server databases: connection settings in scalarParams (url or host/port/..., or a client/pool), else env URLs.
+  postgres: (params) => new PostgresScalarStore(params as PostgresScalarStoreOptions),
+  mysql: (params) => new MySqlScalarStore(params as MySqlScalarStoreOptions),
+  mariadb: (params) => new MariaDbScalarStore(params as MySqlScalarStoreOptions),
+  redis: (params, _dataDir, ttl) => new RedisScalarStore({ ttl, ...(params as RedisScalarStoreOptions) }),
+  mongodb: (params) => new MongoScalarStore(params as MongoScalarStoreOptions),
 };
 
 type ObjectFactory = (params: ObjectParams, dataDir: string) => ObjectStore;
@@ -69,6 +86,7 @@ type ObjectFactory = (params: ObjectParams, dataDir: string) => ObjectStore;
 /** Object store kinds by name. */
 export const OBJECT_KINDS: Record<string, ObjectFactory> = {
   local: (params, dataDir) => new LocalObjectStore({ path: params.path ?? join(dataDir, "objects") }),
+  s3: (params) => new S3ObjectStore(params as S3ObjectStoreOptions),
 };
 
 /**
@@ -86,13 +104,14 @@ export function managerFactory(
   }
   const dataDir = options.dataDir ?? "./semcache_data";
   return new DataManager({
-    scalar: resolveScalar(components.scalar, options.scalarParams ?? {}, dataDir),
+    scalar: resolveScalar(components.scalar, options.scalarParams ?? {}, dataDir, options.ttl),
     vector: components.vector === undefined ? undefined : resolveVector(components.vector, options.vectorParams ?? {}, dataDir),
     object: components.object === undefined ? undefined : resolveObject(components.object, options.objectParams ?? {}, dataDir),
     maxSize: options.maxSize,
     cleanSize: options.cleanSize,
     eviction: options.eviction,
     ttl: options.ttl,
+    syncIntervalMs: options.syncIntervalMs,
   });
 }
 
@@ -104,11 +123,11 @@ function parseKinds(kinds: string): ManagerComponents {
   return { scalar, vector: vector || undefined, object: object || undefined };
 }
 
-function resolveScalar(scalar: string | ScalarStore, params: ScalarParams, dataDir: string): ScalarStore {
+function resolveScalar(scalar: string | ScalarStore, params: ScalarParams, dataDir: string, ttl?: number): ScalarStore {
   if (typeof scalar !== "string") return scalar;
   const factory = SCALAR_KINDS[scalar];
   if (!factory) throw new UnknownKindError("scalar store", scalar, Object.keys(SCALAR_KINDS));
-  return factory(params, dataDir);
+  return factory(params, dataDir, ttl);
 }
 
 function resolveVector(vector: string | VectorIndex | object, params: VectorParams, dataDir: string): VectorIndex {

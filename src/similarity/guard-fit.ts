@@ -2,8 +2,11 @@
  * Fitting a precision guard and choosing thresholds: shared by scripts/fit-guard.ts (the shipped model, on QQP)
  * and `semcache tune` (a model and thresholds for the user's own labelled pairs).
  */
+import { ValidationError } from "../core/errors.js";
 import { GUARD_FEATURES, guardFeatures, type GuardFeatureName } from "./guard-features.js";
-import type { GuardModel } from "./guard-model.js";
+import { standardise, type GuardModel } from "./guard-model.js";
+import { pairInputs } from "./guard-network.js";
+import { fitGuardNetwork, type NetworkFitOptions } from "./guard-network-fit.js";
 import { PrecisionGuardEvaluation } from "./precision-guard.js";
 
 /** What one query got at threshold 0: the best candidate's normalised score, and whether it is the right answer. */
@@ -75,6 +78,9 @@ export interface GuardExample {
   stored: string;
   cosine: number;
   label: 0 | 1;
+  /** The two embeddings (normalised), for a model with a pair network. */
+  queryEmbedding?: Float32Array;
+  storedEmbedding?: Float32Array;
 }
 
 /** Scores an example. */
@@ -86,7 +92,11 @@ export const cosineScore: ExampleScore = (example) => Math.max(0, example.cosine
 /** The score `model` gives an example, as PrecisionGuardEvaluation computes it in the cache. */
 export function guardScore(model: GuardModel): ExampleScore {
   const guard = new PrecisionGuardEvaluation({ model });
-  return (example) => guard.evaluation({ question: example.query }, { question: example.stored, answer: "", distance: 1 - example.cosine });
+  return (example) =>
+    guard.evaluation(
+      { question: example.query, embedding: example.queryEmbedding },
+      { question: example.stored, answer: "", distance: 1 - example.cosine, embedding: example.storedEmbedding },
+    );
 }
 
 /** The best-scored candidate per query under `score`, as the cache would pick it at temperature 0. */
@@ -144,6 +154,8 @@ export interface FitGuardOptions {
   embedding: string;
   /** Hears one line per veto tried. */
   log?: (line: string) => void;
+  /** Also fit a pair network over the embeddings (every fit example must carry both). */
+  network?: Omit<NetworkFitOptions, "dimension">;
 }
 
 export interface GuardFitResult {
@@ -166,8 +178,10 @@ export function fitGuard(options: FitGuardOptions): GuardFitResult {
   const { fit, holdout, answerable, targetPrecision, embedding, log } = options;
   const features = Object.keys(GUARD_FEATURES) as GuardFeatureName[];
   const rows = fit.map((example) => guardFeatures(features, example.cosine, example.query, example.stored));
-  const fitted = fitLogistic(rows, fit.map((example) => example.label));
-  const modelWith = (vetoes: GuardFeatureName[]): GuardModel => ({ version: 1, embedding, features, ...fitted, vetoes });
+  const labels = fit.map((example) => example.label);
+  const logistic: GuardModel = { version: 1, embedding, features, ...fitLogistic(rows, labels), vetoes: [] };
+  const network = options.network && fitNetwork(logistic, fit, rows, labels, options.network);
+  const modelWith = (vetoes: GuardFeatureName[]): GuardModel => ({ ...logistic, vetoes, ...(network && { version: 2, network }) });
   const pointFor = (score: ExampleScore) => thresholdFor(bestOutcomes(holdout, score), answerable, targetPrecision);
 
   let vetoes: GuardFeatureName[] = [];
@@ -182,6 +196,16 @@ export function fitGuard(options: FitGuardOptions): GuardFitResult {
   }
   const model = modelWith(vetoes);
   return { model, distance: pointFor(cosineScore), guard: pointFor(guardScore(model)) };
+}
+
+/** Fits the pair network on the logistic model's standardised features and the examples' embeddings. */
+function fitNetwork(logistic: GuardModel, fit: readonly GuardExample[], rows: readonly number[][], labels: readonly number[], options: Omit<NetworkFitOptions, "dimension">) {
+  const inputs = fit.map((example, i) => {
+    const { queryEmbedding, storedEmbedding } = example;
+    if (!queryEmbedding || !storedEmbedding) throw new ValidationError("Fitting a pair network needs both embeddings on every example.");
+    return pairInputs(standardise(logistic, rows[i]), queryEmbedding, storedEmbedding);
+  });
+  return fitGuardNetwork(inputs, labels, { ...options, dimension: fit[0].queryEmbedding!.length });
 }
 
 /** The model with its numbers rounded to 6 significant digits, for a readable JSON file. */

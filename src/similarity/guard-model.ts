@@ -1,5 +1,6 @@
 import { ValidationError } from "../core/errors.js";
 import { GUARD_FEATURES, type GuardFeatureName } from "./guard-features.js";
+import { loadGuardNetwork, type GuardNetwork } from "./guard-network.js";
 
 /**
  * A fitted logistic regression over guard features (scripts/fit-guard.ts writes one to guard-model.json).
@@ -17,6 +18,12 @@ export interface GuardModel {
   bias: number;
   /** Features (of `features`) that, when 1, force the score to 0 (kept only when they helped on the tune split). */
   vetoes: GuardFeatureName[];
+  /**
+   * Version 2: a pair network over the standardised features and the two embeddings (guard-network.ts);
+   * when present it scores every pair that carries both embeddings, and the logistic weights above score
+   * the rest (a comparison made outside the cache, from the questions alone).
+   */
+  network?: GuardNetwork;
   /** How it was fitted (data, sizes) and the thresholds chosen on the tune split, for the record. */
   fitted?: { recommendedThreshold?: { distance: number; guard: number }; [detail: string]: unknown };
 }
@@ -29,14 +36,20 @@ export function checkGuardModel(model: GuardModel): GuardModel {
   if (!n || !known(model.features) || !known(model.vetoes) || !model.vetoes.every((name) => model.features.includes(name)) || !numbers(model.mean) || !numbers(model.scale) || !numbers(model.weights) || !Number.isFinite(model.bias)) {
     throw new ValidationError("A guard model needs known features with as many finite means, scales and weights, and a finite bias.");
   }
+  if (model.network !== undefined) loadGuardNetwork(model.network, n);
   return model;
 }
 
-/** The model's probability that the pair asks the same thing, for feature values in `model.features` order. */
-export function guardProbability(model: GuardModel, values: readonly number[]): number {
-  let z = model.bias;
-  values.forEach((value, i) => {
-    z += (model.weights[i] * (value - model.mean[i])) / (model.scale[i] || 1);
-  });
+/** Feature values (in `model.features` order) standardised with the fitting data's mean and deviation. */
+export function standardise(model: GuardModel, values: readonly number[]): number[] {
+  return values.map((value, i) => (value - model.mean[i]) / (model.scale[i] || 1));
+}
+
+export function sigmoid(z: number): number {
   return 1 / (1 + Math.exp(-z));
+}
+
+/** The logistic head's probability that the pair asks the same thing, for feature values in `model.features` order. */
+export function guardProbability(model: GuardModel, values: readonly number[]): number {
+  return sigmoid(standardise(model, values).reduce((z, value, i) => z + model.weights[i] * value, model.bias));
 }

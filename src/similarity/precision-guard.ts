@@ -1,7 +1,9 @@
 import { BaseSimilarityEvaluation } from "./base.js";
 import { DistanceEvaluation } from "./distance.js";
 import { guardFeatures } from "./guard-features.js";
-import { checkGuardModel, guardProbability, type GuardModel } from "./guard-model.js";
+import { DimensionMismatchError } from "../core/errors.js";
+import { checkGuardModel, guardProbability, sigmoid, standardise, type GuardModel } from "./guard-model.js";
+import { loadGuardNetwork, networkLogit, pairInputs, type LoadedGuardNetwork } from "./guard-network.js";
 import fittedModel from "./guard-model.json" with { type: "json" };
 import type { EvaluationCandidate, EvaluationSource } from "./types.js";
 
@@ -28,8 +30,13 @@ export interface PrecisionGuardOptions {
  * similarityThreshold reads as a probability); pairs the model's vetoes catch score 0, and questions equal
  * up to case and spacing score 1.
  *
+ * The shipped model also weighs the two embeddings themselves (a small pair network over their product and
+ * difference; see guard-network.ts) whenever the comparison carries both, as every cache lookup does: the
+ * score is then the mean of the network's and the logistic head's probabilities.
+ *
  * The cosine comes from the search distance, or the two embeddings, like DistanceEvaluation; its scale
- * depends on the embedding, so use a model fitted on the embedding the cache uses.
+ * depends on the embedding, so use a model fitted on the embedding the cache uses (a pair network fitted on
+ * another dimension raises DimensionMismatchError).
  */
 export class PrecisionGuardEvaluation extends BaseSimilarityEvaluation {
   static override lc_name(): string {
@@ -38,10 +45,12 @@ export class PrecisionGuardEvaluation extends BaseSimilarityEvaluation {
 
   readonly model: GuardModel;
   private readonly cosine = new DistanceEvaluation();
+  private readonly network?: LoadedGuardNetwork;
 
   constructor(options: PrecisionGuardOptions = {}) {
     super(options);
     this.model = options.model ? checkGuardModel(options.model) : DEFAULT_GUARD_MODEL;
+    this.network = this.model.network && loadGuardNetwork(this.model.network, this.model.features.length);
   }
 
   range(): readonly [number, number] {
@@ -52,7 +61,18 @@ export class PrecisionGuardEvaluation extends BaseSimilarityEvaluation {
     if (sameText(src.question, cached.question)) return 1;
     const values = guardFeatures(this.model.features, this.cosine.evaluation(src, cached), src.question, cached.question);
     if (this.model.vetoes.some((name) => values[this.model.features.indexOf(name)] === 1)) return 0;
-    return guardProbability(this.model, values);
+    const query = src.embedding;
+    const stored = cached.embedding;
+    if (!this.network || !(query instanceof Float32Array) || !(stored instanceof Float32Array)) return guardProbability(this.model, values);
+    for (const vector of [query, stored]) {
+      if (vector.length !== this.network.dimension) throw new DimensionMismatchError(this.network.dimension, vector.length, "precision guard's pair network");
+    }
+    const { productScale, diffScale } = this.network;
+    const network = sigmoid(networkLogit(this.network, pairInputs(standardise(this.model, values), query, stored, productScale, diffScale)));
+    // The network is the sharper judge on the kind of text it was fitted on (questions); the feature-only
+    // head carries over better to other styles (on the paraphrase benchmark the network alone lost a third
+    // of its recall). Their mean keeps most of both: docs/benchmarks.md, Quality.
+    return (network + guardProbability(this.model, values)) / 2;
   }
 }
 

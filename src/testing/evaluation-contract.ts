@@ -41,10 +41,10 @@ export function syntheticEmbedding(text: string, dimension = 16): Float32Array {
   return norm === 0 ? vector : vector.map((value) => value / norm);
 }
 
-/** A pair with synthetic embeddings, the search distance between them, and a fresh createOn. */
-export function syntheticPair(question: string, cachedQuestion: string): EvaluationPair {
-  const embedding = syntheticEmbedding(question);
-  const cachedEmbedding = syntheticEmbedding(cachedQuestion);
+/** A pair with synthetic embeddings (of `dimension`), the search distance between them, and a fresh createOn. */
+export function syntheticPair(question: string, cachedQuestion: string, dimension = 16): EvaluationPair {
+  const embedding = syntheticEmbedding(question, dimension);
+  const cachedEmbedding = syntheticEmbedding(cachedQuestion, dimension);
   return {
     src: { question, embedding },
     cached: {

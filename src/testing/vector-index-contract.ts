@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { DimensionMismatchError } from "../core/errors.js";
 import { cosineSimilarity, dot, l2Normalize } from "../core/vector-math.js";
 import type { VectorIndex } from "../stores/vector/types.js";
+import { seededRandom } from "../core/random.js";
 
 /** Where and at what dimension the suite wants an index. */
 export interface VectorIndexContext {
@@ -28,17 +29,7 @@ export interface VectorIndexContractOptions {
   minRecall?: number;
 }
 
-/** Deterministic random numbers (mulberry32), so a failing run can be replayed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom };
 
 /** A random unit vector (Gaussian components, so directions are uniform). */
 export function randomUnitVector(dimension: number, random: () => number): Float32Array {

@@ -5,7 +5,10 @@ import {
   loadGptCacheConfig,
   similarCacheOptionsFromConfig,
 } from "../../src/config/gptcache-config.js";
-import { Cache, DistanceEvaluation, ExactMatchEvaluation, KReciprocalEvaluation, StringEmbedding, TimeEvaluation, ValidationError, get, put } from "../../src/index.js";
+import { Cache, DistanceEvaluation, ExactMatchEvaluation, KReciprocalEvaluation, StringEmbedding, TimeEvaluation, UnknownKindError, ValidationError, get, put } from "../../src/index.js";
+import { managerFactory } from "../../src/manager/factory.js";
+import { PostgresScalarStore } from "../../src/stores/scalar/postgres.js";
+import { RedisScalarStore } from "../../src/stores/scalar/redis.js";
 import { concatAllQueries } from "../../src/processors/context/concat.js";
 import { first, randomOne } from "../../src/processors/post.js";
 import { getPrompt } from "../../src/processors/pre.js";
@@ -45,6 +48,12 @@ server:
 `;
 
 describe("loadGptCacheConfig", () => {
+  it("passes a vector database's url and collection through vector_params, and refuses wrong types with the path", () => {
+    const config = loadGptCacheConfig("storage_config:\n  manager: postgres,chroma\n  vector_params:\n    url: http://127.0.0.1:8001\n    collection: answers\n");
+    expect(config.storage?.vectorParams).toMatchObject({ url: "http://127.0.0.1:8001", collection: "answers" });
+    expect(() => loadGptCacheConfig("storage_config:\n  vector_params:\n    url: 5\n")).toThrow(/storage_config\.vector_params\.url/);
+  });
+
   it("reads GPTCache's keys into this package's terms", () => {
     const config = loadGptCacheConfig(FULL);
     expect(config.embedding).toBe("use");
@@ -95,6 +104,69 @@ describe("loadGptCacheConfig", () => {
   ])("refuses %j", (yaml, message) => {
     expect(() => loadGptCacheConfig(yaml)).toThrow(ValidationError);
     expect(() => loadGptCacheConfig(yaml)).toThrow(message);
+  });
+});
+
+describe("server-store settings in storage_config.scalar_params", () => {
+  const storage = (scalarParams: string, manager = "postgres,hnswlib", env: NodeJS.ProcessEnv = {}) =>
+    loadGptCacheConfig(`storage_config:\n  manager: ${manager}\n  ttl: 60\n  scalar_params:\n${scalarParams.replace(/^/gm, "    ")}\n`, env).storage;
+
+  it("reads the SQL connection and pool settings, leaving unset keys out, and they build the store", () => {
+    const { manager, scalarParams, ttl } = storage("url: postgres://app:secret@db.internal:5433/cache\npool_size: 4\nconnect_timeout_ms: 2000\ntable_prefix: run1_\ntable_len_config:\n  answer_answer: 9000");
+    expect(scalarParams).toStrictEqual({
+      url: "postgres://app:secret@db.internal:5433/cache",
+      poolSize: 4,
+      connectTimeout: 2000,
+      tablePrefix: "run1_",
+      tableLenConfig: { question_question: undefined, answer_answer: 9000, session_id: undefined, dep_name: undefined, dep_data: undefined },
+    });
+    const store = managerFactory(manager, { scalarParams, ttl, vectorParams: { dimension: 4 } }).scalar;
+    expect(store).toBeInstanceOf(PostgresScalarStore);
+    expect(store).toMatchObject({ target: "postgres://app:***@db.internal:5433/cache", tableLen: { answer_answer: 9000 } });
+  });
+
+  it("reads host fields, and GPTCache's sql_url with its SQLAlchemy driver dropped", () => {
+    const fields = storage("host: 127.0.0.1\nport: 3307\nuser: root\npassword: pw\ndatabase: test", "mariadb,hnswlib").scalarParams;
+    expect(fields).toStrictEqual({ host: "127.0.0.1", port: 3307, user: "root", password: "pw", database: "test" });
+    expect(managerFactory("mariadb,hnswlib", { scalarParams: fields, vectorParams: { dimension: 4 } }).scalar).toMatchObject({ target: "mysql://root@127.0.0.1:3307/test" });
+    expect(storage("sql_url: postgresql+psycopg2://u:p@h:5432/db").scalarParams).toStrictEqual({ url: "postgresql://u:p@h:5432/db" });
+    expect(storage("sql_url: mysql+pymysql://root@h/db", "mysql").scalarParams).toStrictEqual({ url: "mysql://root@h/db" });
+  });
+
+  it("reads the Redis settings (url from the environment, namespace, numeric database, its own ttl)", () => {
+    const { scalarParams, ttl } = storage("url_env: MY_REDIS\nnamespace: team_a\nmax_reports: 50\nconnect_timeout_ms: 700", "redis,hnswlib", { MY_REDIS: "redis://:pw@10.0.0.5:6380" });
+    expect(scalarParams).toStrictEqual({ url: "redis://:pw@10.0.0.5:6380", namespace: "team_a", maxReports: 50, connectTimeout: 700 });
+    const store = managerFactory("redis", { scalarParams, ttl }).scalar;
+    expect(store).toBeInstanceOf(RedisScalarStore);
+    expect(store).toMatchObject({ namespace: "team_a", target: "redis://:***@10.0.0.5:6380" });
+    expect(storage("host: 127.0.0.1\ndatabase: 2\nttl: 5", "redis").scalarParams).toStrictEqual({ host: "127.0.0.1", database: "2", ttl: 5 });
+  });
+
+  it.each([
+    ["namespace: a", "postgres", "storage_config.scalar_params: namespace does not apply to the postgres store (it takes url,"],
+    ["pool_size: 3\ntable_prefix: x_", "redis", "storage_config.scalar_params: pool_size, table_prefix do not apply to the redis store"],
+    ["host: db", "sqlite,hnswlib", "storage_config.scalar_params: host does not apply to the sqlite store (it takes path, table_prefix, table_len_config)"],
+    ["sql_url: redis://h", "redis", "sql_url does not apply to the redis store"],
+    ["url: redis://h\nurl_env: X", "redis", "storage_config.scalar_params: set one of url, sql_url and url_env, not url and url_env"],
+    ["url_env: SEMCACHE_SURELY_UNSET_VARIABLE", "postgres", "storage_config.scalar_params.url_env names SEMCACHE_SURELY_UNSET_VARIABLE, which is not set"],
+    ["url: mysql://root@h/db", "postgres", "storage_config.scalar_params.url: postgres: url must start with postgres:// or postgresql://"],
+    ["sql_url: sqlite:///./sqlite.db", "mysql", "storage_config.scalar_params.sql_url: mysql: url must start with mysql://"],
+    ["port: 70000", "postgres", "storage_config.scalar_params.port must be an integer from 1 to 65535"],
+    ["port: \"5432\"", "postgres", "storage_config.scalar_params.port must be an integer from 1 to 65535"],
+    ["pool_size: 0", "postgres", "storage_config.scalar_params.pool_size must be a positive integer"],
+    ["connect_timeout_ms: fast", "mongodb", "storage_config.scalar_params.connect_timeout_ms must be a positive integer"],
+    ["database: [0]", "redis", "storage_config.scalar_params.database must be a non-empty string or a non-negative integer"],
+    ["namespace: 5", "redis", "storage_config.scalar_params.namespace must be a non-empty string"],
+    ["pool: 3", "postgres", "Unknown config key in storage_config.scalar_params: pool"],
+  ])("refuses %j with manager %s", (yaml, manager, message) => {
+    expect(() => storage(yaml, manager)).toThrow(ValidationError);
+    expect(() => storage(yaml, manager)).toThrow(message);
+  });
+
+  it("leaves the keys of an unknown store kind to managerFactory, which names the kinds", () => {
+    const { manager, scalarParams } = storage("url: x://y", "cassandra,hnswlib");
+    expect(scalarParams).toStrictEqual({ url: "x://y" });
+    expect(() => managerFactory(manager, { scalarParams })).toThrow(UnknownKindError);
   });
 });
 

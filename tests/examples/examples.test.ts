@@ -50,6 +50,30 @@ const EXPECTED: Record<string, RegExp[]> = {
     /^ {2}keep "What is 20% of 80\?"/m,
     /^kept 5 of 7: /m,
   ],
+  "openai-chat.ts": [
+    /^first ask: MISS \(the model answered\) in .*: Paris is the capital of France\.$/m,
+    /^same again: HIT \(score 1\.000, entry \d+\) in .*\n {2}usage: \{"prompt_tokens":0,"completion_tokens":0,"total_tokens":0\}$/m,
+    /^first ask: MISS \(the model answered\), 9 pieces: \["Jupiter ",/m,
+    /^same again: HIT \(score 1\.000, entry \d+\), 3 pieces: \["Jupiter is the ","largest planet in ","the solar system\."\]$/m,
+    /^cache_skip \(ask the model, store its answer\): MISS/m,
+    /^session alice, first ask: MISS.*\nsession alice, asking again \(wants a new answer\): MISS.*\nsession bob: HIT/m,
+    /^temperature 2 \(never reads the cache\): MISS/m,
+    /^search_only, a new question: null \(no model call\)$/m,
+    /^gpt-4o-mini: MISS.*\ngpt-4o: MISS.*\ngpt-4o-mini again: HIT/m,
+    /^first ask: MISS .*: a local answer \(device: cpu\)\nsame again: HIT .*: a local answer \(device: cpu\)$/m,
+    /^max-age=0: MISS\nno-store: HIT \(score 1, entry \d+\)\nstream: HIT, known before the first chunk is read$/m,
+    /^provider calls: 9$/m,
+  ],
+  "openai-media.ts": [
+    /^first ask \(b64_json\): MISS .*, \d+ bytes$/m,
+    /^same again \(b64_json\): HIT \(score 1\.000, entry \d+\) in .*, same bytes: true$/m,
+    /^same again \(url\): HIT .*, a link to the stored copy: file:\/\/\//m,
+    /^another size: MISS/m,
+    /^first ask: MISS .*: Caching saves both time and money\.\nsame bytes, another name: HIT .*: Caching saves both time and money\.$/m,
+    /^first ask: MISS .*, flagged: true\nsame again: HIT .*, flagged: true$/m,
+    /^the lighthouse picture: MISS.*\nthe same picture, same question: HIT.*\nanother picture, same question: MISS/m,
+    /^provider calls: 6$/m,
+  ],
 };
 
 interface Run {
@@ -73,10 +97,10 @@ function runExample(file: string): Promise<Run> {
   });
 }
 
-const examples = readdirSync(EXAMPLES).filter((name) => /^langchain-.*\.ts$/.test(name)).sort();
+const examples = readdirSync(EXAMPLES).filter((name) => /^(?:langchain|openai)-.*\.ts$/.test(name)).sort();
 
-describe("LangChain examples (run as child processes against the local fake model)", () => {
-  it("every langchain-*.ts example has expectations here", () => {
+describe("LangChain and OpenAI SDK examples (run as child processes against the local fake model)", () => {
+  it("every langchain-*.ts and openai-*.ts example has expectations here", () => {
     expect(examples).toEqual(Object.keys(EXPECTED).sort());
   });
 

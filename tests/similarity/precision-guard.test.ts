@@ -7,11 +7,14 @@ import { DEFAULT_GUARD_MODEL, DEFAULT_GUARD_THRESHOLD, PrecisionGuardEvaluation 
 import { syntheticPair, testSimilarityEvaluation } from "../../src/testing/evaluation-contract.js";
 import { tempDir } from "../helpers/fixtures.js";
 
+// The shipped model's pair network reads 512-d embeddings (the offline USE model's).
+const pair512 = (question: string, cachedQuestion: string) => syntheticPair(question, cachedQuestion, 512);
 testSimilarityEvaluation({
   name: "PrecisionGuardEvaluation",
   create: () => new PrecisionGuardEvaluation(),
-  identical: () => syntheticPair("what is the capital of france", "what is the capital of france"),
-  different: () => syntheticPair("what is the capital of france", "how do i bake bread"),
+  identical: () => pair512("what is the capital of france", "what is the capital of france"),
+  different: () => pair512("what is the capital of france", "how do i bake bread"),
+  pair: pair512,
 });
 
 describe("guard text facts", () => {

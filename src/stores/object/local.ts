@@ -1,9 +1,9 @@
-import { randomUUID } from "node:crypto";
 import { mkdir, readFile, rm } from "node:fs/promises";
-import { isAbsolute, join, resolve, sep } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { writeFileAtomic } from "../../core/atomic-file.js";
 import { StoreError, ValidationError } from "../../core/errors.js";
+import { checkObjectKey, newObjectKey } from "./keys.js";
 import type { ObjectStore } from "./types.js";
 
 export interface LocalObjectStoreOptions {
@@ -12,9 +12,6 @@ export interface LocalObjectStoreOptions {
 }
 
 const KIND = "local";
-/** Keys are single file names: letters, digits, dot, dash, underscore; never "." or "..". */
-const KEY_PATTERN = /^[A-Za-z0-9._-]+$/;
-const EXTENSION_PATTERN = /^\.?[A-Za-z0-9]{1,16}$/;
 
 function errorCode(error: unknown): string | undefined {
   return (error as { code?: string } | null)?.code;
@@ -38,11 +35,7 @@ export class LocalObjectStore implements ObjectStore {
 
   /** Writes a temporary file, syncs it and renames it: a reader never sees half an object. */
   async put(data: Uint8Array, options: { extension?: string; contentType?: string } = {}): Promise<string> {
-    const extension = options.extension ?? "";
-    if (extension !== "" && !EXTENSION_PATTERN.test(extension)) {
-      throw new ValidationError(`LocalObjectStore: extension must be 1-16 letters or digits, got "${extension}"`);
-    }
-    const key = `${randomUUID()}${extension === "" || extension.startsWith(".") ? extension : `.${extension}`}`;
+    const key = newObjectKey("LocalObjectStore", options.extension);
     const temp = join(this.dir, `.${key}.tmp`);
     await this.io(`write ${key}`, async () => {
       await writeFileAtomic(join(this.dir, key), data, temp);
@@ -75,10 +68,7 @@ export class LocalObjectStore implements ObjectStore {
 
   /** The file of a key; a key that could name anything outside the folder is refused. */
   private fileOf(key: string): string {
-    if (typeof key !== "string" || !KEY_PATTERN.test(key) || key === "." || key === ".." || isAbsolute(key)) {
-      throw new ValidationError(`LocalObjectStore: invalid key "${String(key)}"`);
-    }
-    const file = resolve(this.dir, key);
+    const file = resolve(this.dir, checkObjectKey("LocalObjectStore", key));
     if (!file.startsWith(this.dir + sep)) throw new ValidationError(`LocalObjectStore: invalid key "${key}"`);
     return file;
   }

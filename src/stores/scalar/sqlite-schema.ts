@@ -1,12 +1,10 @@
 /**
- * The SQL of the scalar store, kept in one place. The DDL is SQLite's; the statements use only shapes that
- * PostgreSQL and MySQL also accept (positional `?` parameters, CASE instead of MAX(a, b), no RETURNING,
- * `ON CONFLICT DO NOTHING` for the session link), so the server-database stores can reuse them with their
- * own DDL and placeholder style. `partition` is a keyword in PostgreSQL and MySQL, hence the quotes.
+ * SQLite's tables. The statements shared with the server databases are in `sql-statements.ts` (re-exported here
+ * for the SQLite store); PostgreSQL's and MySQL's tables are in `sql-schema.ts`.
  */
 import { ValidationError } from "../../core/errors.js";
-import type { EvictionColumn, EvictionPolicy } from "../../manager/eviction/types.js";
-import { effectiveOrder } from "../../manager/eviction/policies.js";
+
+export { evictionSelect, scalarStatements, type RecordRow } from "./sql-statements.js";
 
 /** Table names after the user's prefix is applied. */
 export interface TableNames {
@@ -85,79 +83,4 @@ export function sqliteDdl(t: TableNames): string[] {
       extra TEXT
     )`,
   ];
-}
-
-/** A record row joined with its deps: one row per dep, or one row with null dep columns. */
-export interface RecordRow {
-  id: number;
-  question: string;
-  answer: string;
-  answer_type: string;
-  key_hash: string;
-  partition: string;
-  embedding: Uint8Array | null;
-  create_on: number;
-  last_access: number;
-  hit_count: number;
-  dep_name: string | null;
-  dep_data: string | null;
-  dep_type: string | null;
-}
-
-/** Every statement of the scalar store except the policy-dependent eviction select (see `evictionSelect`). */
-export function scalarStatements(t: TableNames) {
-  const record = `q.id, q.question, q.answer, q.answer_type, q.key_hash, q."partition" AS "partition", q.embedding,
-    q.create_on, q.last_access, q.hit_count, d.dep_name, d.dep_data, d.dep_type`;
-  const withDeps = `LEFT JOIN ${t.dep} d ON d.question_id = q.id`;
-  return {
-    insertQuestion: `INSERT INTO ${t.question}
-      (question, answer, answer_type, key_hash, "partition", create_on, last_access, hit_count, deleted, embedding)
-      VALUES (?, ?, ?, ?, ?, ?, ?, 0, 0, ?)`,
-    insertDep: `INSERT INTO ${t.dep} (question_id, dep_name, dep_data, dep_type) VALUES (?, ?, ?, ?)`,
-    get: `SELECT ${record} FROM ${t.question} q ${withDeps} WHERE q.id = ? AND q.deleted = 0 ORDER BY d.id`,
-    findByKey: `SELECT ${record} FROM ${t.question} q ${withDeps}
-      WHERE q.id = (SELECT id FROM ${t.question} WHERE key_hash = ? AND deleted = 0 ORDER BY id DESC LIMIT 1)
-      ORDER BY d.id`,
-    /** Parameters: at, at, count, id. */
-    touch: `UPDATE ${t.question}
-      SET last_access = CASE WHEN last_access < ? THEN ? ELSE last_access END, hit_count = hit_count + ?
-      WHERE id = ?`,
-    count: `SELECT value AS n FROM ${t.meta} WHERE name = 'live'`,
-    markDeleted: `UPDATE ${t.question} SET deleted = 1 WHERE id = ? AND deleted = 0`,
-    expiredIds: `SELECT id FROM ${t.question} WHERE create_on < ? AND deleted = 0`,
-    purgeSessions: `DELETE FROM ${t.session} WHERE question_id IN (SELECT id FROM ${t.question} WHERE deleted = 1)`,
-    purgeDeps: `DELETE FROM ${t.dep} WHERE question_id IN (SELECT id FROM ${t.question} WHERE deleted = 1)`,
-    purgeQuestions: `DELETE FROM ${t.question} WHERE deleted = 1`,
-    clear: `UPDATE ${t.question} SET deleted = 1 WHERE deleted = 0`,
-    embeddingsAfter: `SELECT id, embedding FROM ${t.question}
-      WHERE id > ? AND deleted = 0 AND embedding IS NOT NULL ORDER BY id LIMIT ?`,
-    /** Parameters: afterId, limit. */
-    page: `SELECT ${record}
-      FROM (SELECT * FROM ${t.question} WHERE id > ? AND deleted = 0 ORDER BY id LIMIT ?) q ${withDeps}
-      ORDER BY q.id, d.id`,
-    addSession: `INSERT INTO ${t.session} (question_id, session_id) VALUES (?, ?) ON CONFLICT DO NOTHING`,
-    sessionsOf: `SELECT session_id FROM ${t.session} WHERE question_id = ? ORDER BY session_id`,
-    listSession: `SELECT question_id AS id, session_id AS session FROM ${t.session} WHERE session_id = ? ORDER BY question_id`,
-    listSessions: `SELECT question_id AS id, session_id AS session FROM ${t.session} ORDER BY session_id, question_id`,
-    deleteSession: `DELETE FROM ${t.session} WHERE session_id = ?`,
-    addReport: `INSERT INTO ${t.report}
-      (user_question, cache_question_id, cache_question, cache_answer, similarity, cache_delta_time, cache_time, extra)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    countReports: `SELECT COUNT(*) AS n FROM ${t.report}`,
-  };
-}
-
-const SQL_COLUMN: Readonly<Record<EvictionColumn, string>> = {
-  id: "id",
-  lastAccess: "last_access",
-  hitCount: "hit_count",
-  createOn: "create_on",
-};
-
-/** Ids of the first `?` live records in the policy's order (the policy is already validated). */
-export function evictionSelect(t: TableNames, policy: EvictionPolicy): string {
-  const order = effectiveOrder(policy)
-    .map(({ column, direction }) => `${SQL_COLUMN[column]} ${direction === "asc" ? "ASC" : "DESC"}`)
-    .join(", ");
-  return `SELECT id FROM ${t.question} WHERE deleted = 0 ORDER BY ${order} LIMIT ?`;
 }

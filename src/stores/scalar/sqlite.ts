@@ -1,12 +1,15 @@
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname } from "node:path";
+import { Worker } from "node:worker_threads";
 import type BetterSqlite3 from "better-sqlite3";
 import { importOptional, SemcacheError, StoreError, ValidationError } from "../../core/errors.js";
-import type { AnswerType, CacheRecord, NewRecord, QuestionDep, ReportRow } from "../../core/types.js";
+import type { CacheRecord, NewRecord, ReportRow } from "../../core/types.js";
 import { bytesToVector, vectorToBytes } from "../../core/vector-math.js";
 import { checkEvictSizes } from "../../manager/eviction/policies.js";
 import type { EvictionPolicy } from "../../manager/eviction/types.js";
 import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
+import { batchStatements, toRecords } from "./sql-statements.js";
 import { evictionSelect, scalarStatements, sqliteDdl, tableNames, type RecordRow, type TableNames } from "./sqlite-schema.js";
 import type { ScalarStore, ScalarStoreCapabilities, TableLenConfig } from "./types.js";
 
@@ -24,12 +27,29 @@ export interface SqliteScalarStoreOptions {
 type Statements = { [K in keyof ReturnType<typeof scalarStatements>]: BetterSqlite3.Statement };
 type Hit = { id: number; at: number; count: number };
 
+/** Rows per batched statement (SQLite allows 32,766 parameters; reports take 8 a row). */
+const BATCH_ROWS = 128;
+
 /** Prepared statements and transactions of one open database: built once, reused by every call. */
 function prepare(db: BetterSqlite3.Database, tables: TableNames) {
   const sql = scalarStatements(tables);
   const s = Object.fromEntries(Object.entries(sql).map(([name, text]) => [name, db.prepare(text)])) as Statements;
   for (const name of ["count", "countReports", "expiredIds", "sessionsOf"] as const) s[name].pluck();
   const evictions = new WeakMap<EvictionPolicy, BetterSqlite3.Statement>();
+  // A batched statement per kind and row count, prepared on first use (at most BATCH_ROWS of each).
+  const batches = new Map<string, BetterSqlite3.Statement>();
+  const batched = (kind: keyof typeof batchStatements, rows: number) => {
+    let statement = batches.get(`${kind}:${rows}`);
+    if (!statement) batches.set(`${kind}:${rows}`, (statement = db.prepare(batchStatements[kind](tables, rows))));
+    return statement;
+  };
+  /** Runs `kind` over `rows` in statements of up to BATCH_ROWS rows each. */
+  const inBatches = <T>(kind: keyof typeof batchStatements, rows: readonly T[], values: (row: T) => unknown[]) => {
+    for (let start = 0; start < rows.length; start += BATCH_ROWS) {
+      const chunk = rows.slice(start, start + BATCH_ROWS);
+      batched(kind, chunk.length).run(chunk.flatMap(values));
+    }
+  };
   const markDeleted = (ids: readonly number[]) => {
     for (const id of ids) s.markDeleted.run(id);
   };
@@ -57,9 +77,6 @@ function prepare(db: BetterSqlite3.Database, tables: TableNames) {
         return id;
       }),
     ),
-    touch: db.transaction((hits: readonly Hit[]) => {
-      for (const { id, at, count } of hits) s.touch.run(at, at, count, id);
-    }),
     // Count, choose and mark under one write lock: a second process waits, then sees the smaller count.
     evict: db.transaction((select: BetterSqlite3.Statement, maxSize: number, cleanSize: number): number[] => {
       if ((s.count.get() as number) <= maxSize) return [];
@@ -78,45 +95,68 @@ function prepare(db: BetterSqlite3.Database, tables: TableNames) {
       s.purgeDeps.run();
       return s.purgeQuestions.run().changes;
     }),
-    addReports: db.transaction((rows: readonly ReportRow[]) => {
-      for (const r of rows) {
-        s.addReport.run(
-          r.userQuestion, r.cacheQuestionId, r.cacheQuestion, r.cacheAnswer,
-          r.similarity, r.cacheDeltaTime, r.cacheTime, r.extra ?? null,
-        );
-      }
-    }),
+    touch: db.transaction((hits: readonly Hit[]) => inBatches("touchMany", hits, ({ id, at, count }) => [id, at, count])),
+    addReports: db.transaction((rows: readonly ReportRow[]) =>
+      inBatches("addReportMany", rows, (r) => [
+        r.userQuestion, r.cacheQuestionId, r.cacheQuestion, r.cacheAnswer,
+        r.similarity, r.cacheDeltaTime, r.cacheTime, r.extra ?? null,
+      ]),
+    ),
   };
 }
 
 type Connection = ReturnType<typeof prepare>;
 
-/** Joined rows (ordered by id, then dep) -> records, one per id. */
-function toRecords(rows: readonly RecordRow[]): CacheRecord[] {
-  const records: CacheRecord[] = [];
-  let last: CacheRecord | undefined;
-  for (const row of rows) {
-    if (last?.id !== row.id) {
-      last = {
-        id: row.id,
-        question: row.question,
-        answer: row.answer,
-        answerType: row.answer_type as AnswerType,
-        keyHash: row.key_hash,
-        partition: row.partition,
-        deps: undefined,
-        embedding: row.embedding === null ? undefined : bytesToVector(row.embedding),
-        createOn: row.create_on,
-        lastAccess: row.last_access,
-        hitCount: row.hit_count,
-      };
-      records.push(last);
-    }
-    if (row.dep_name !== null) {
-      (last.deps ??= []).push({ name: row.dep_name, data: row.dep_data ?? "", type: row.dep_type as QuestionDep["type"] });
-    }
+/**
+ * Milliseconds between the checkpointer's runs, and the WAL size (pages) at which the store's own connection
+ * checkpoints anyway (SQLite's default is 1000): only if the checkpointer falls behind or cannot run.
+ */
+const CHECKPOINT_MS = 500;
+const FALLBACK_CHECKPOINT_PAGES = 10_000;
+
+/**
+ * A worker thread with its own connection that checkpoints the WAL. A checkpoint copies pages back into the
+ * database file and syncs it: with embeddings in the rows, a hit's bookkeeping dirties a page each, and
+ * checkpointing on the event loop stalled every request for milliseconds (the server's p99). A PASSIVE
+ * checkpoint from another connection blocks neither readers nor the writer.
+ */
+const CHECKPOINTER = `
+const { parentPort, workerData } = require("node:worker_threads");
+const Database = require(workerData.driver);
+const db = new Database(workerData.path, { timeout: workerData.busyTimeout });
+const checkpoint = () => { try { db.pragma("wal_checkpoint(PASSIVE)"); } catch {} };
+const timer = setInterval(checkpoint, workerData.intervalMs);
+parentPort.once("message", () => { clearInterval(timer); db.close(); process.exit(0); });
+`;
+
+/** Starts the checkpointer; on any failure the connection goes back to checkpointing itself. */
+function startCheckpointer(db: BetterSqlite3.Database, path: string, busyTimeout: number): Checkpointer | undefined {
+  let driver: string;
+  try {
+    driver = createRequire(import.meta.url).resolve("better-sqlite3");
+  } catch {
+    return undefined;
   }
-  return records;
+  const worker = new Worker(CHECKPOINTER, { eval: true, workerData: { driver, path, busyTimeout, intervalMs: CHECKPOINT_MS } });
+  worker.unref();
+  db.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
+  worker.on("error", () => {
+    if (db.open) db.pragma("wal_autocheckpoint = 1000");
+  });
+  const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+  return {
+    close: () => {
+      // Held while it closes: an unref'd thread's exit would not keep the caller's process waiting for it.
+      worker.ref();
+      worker.postMessage("close");
+      return exited;
+    },
+  };
+}
+
+interface Checkpointer {
+  /** Closes its connection and ends the thread (at once if it has ended already). */
+  close(): Promise<void>;
 }
 
 /**
@@ -132,6 +172,7 @@ export class SqliteScalarStore implements ScalarStore {
   private readonly tables: TableNames;
   private readonly busyTimeout: number;
   private conn?: Connection;
+  private checkpointer?: Checkpointer;
   private opening?: Promise<void>;
 
   constructor(options: SqliteScalarStoreOptions) {
@@ -171,6 +212,7 @@ export class SqliteScalarStore implements ScalarStore {
         for (const statement of sqliteDdl(this.tables)) db.exec(statement);
       }).immediate();
       this.conn = prepare(db, this.tables);
+      if (this.capabilities.persistent) this.checkpointer = startCheckpointer(db, this.path, this.busyTimeout);
     } catch (error) {
       db.close();
       throw error;
@@ -286,8 +328,11 @@ export class SqliteScalarStore implements ScalarStore {
 
   async close(): Promise<void> {
     const c = this.conn;
+    const checkpointer = this.checkpointer;
     this.conn = undefined;
+    this.checkpointer = undefined;
     this.opening = undefined;
     c?.db.close();
+    await checkpointer?.close();
   }
 }

@@ -3,20 +3,55 @@
  * lazily inside init(), so importing this module loads none of them.
  */
 import { UnknownKindError, importOptional } from "../../core/errors.js";
+import { DatabaseVectorIndex, type VectorDatabase } from "./database-index.js";
+import { chromaDatabase } from "./databases/chroma.js";
+import { elasticsearchDatabase } from "./databases/elasticsearch.js";
+import { lancedbDatabase } from "./databases/lancedb.js";
+import { milvusDatabase } from "./databases/milvus.js";
+import { mongodbAtlasDatabase } from "./databases/mongodb-atlas.js";
+import { opensearchDatabase } from "./databases/opensearch.js";
+import { pgvectorDatabase } from "./databases/pgvector.js";
+import { qdrantDatabase } from "./databases/qdrant.js";
+import { redisDatabase } from "./databases/redis.js";
+import { weaviateDatabase } from "./databases/weaviate.js";
 import { DEFAULT_HNSW_EF, HnswIndex, type HnswIndexOptions } from "./hnsw.js";
 import { LangChainVectorIndex, type LangChainVectorStoreLike } from "./langchain-bridge.js";
 import type { ScoreKind } from "./score-mapping.js";
 import type { VectorIndex } from "./types.js";
 import { vectorsOnlyEmbeddings } from "./vectors-only-embeddings.js";
 
-export type VectorKind = "hnswlib" | "langchain-hnswlib" | "usearch" | "memory" | "faiss";
+/** In-process kinds, then vector databases (shared by replicas; see docs/vector-stores.md). */
+export type VectorKind =
+  | "hnswlib"
+  | "langchain-hnswlib"
+  | "usearch"
+  | "memory"
+  | "faiss"
+  | "pgvector"
+  | "lancedb"
+  | "chroma"
+  | "qdrant"
+  | "milvus"
+  | "redis"
+  | "weaviate"
+  | "elasticsearch"
+  | "opensearch"
+  | "mongodb-atlas";
 
-/** vectorParams of the data manager: HnswIndex's options (ef also tunes langchain-hnswlib) and the bridge's. */
+/**
+ * vectorParams of the data manager: HnswIndex's options (ef also tunes langchain-hnswlib), the bridge's, and each
+ * database kind's connection and naming options (url, collection, ...; read and checked by the kind).
+ */
 export interface VectorIndexParams extends HnswIndexOptions {
   /** A user's VectorStore: the unit of its scores, when the bridge cannot detect it. */
   score?: ScoreKind;
   /** A user's VectorStore: its `delete({ ids })` removes single documents. */
   deletesById?: boolean;
+  /** Database kinds: the server (else an environment variable per kind, e.g. SEMCACHE_QDRANT_URL). */
+  url?: string;
+  /** Database kinds: the table, collection, index or class name. */
+  collection?: string;
+  [option: string]: unknown;
 }
 
 /** True for a LangChain `VectorStore` (duck-typed, so a store from another copy of @langchain/core counts). */
@@ -83,6 +118,11 @@ function faiss(params: VectorIndexParams): VectorIndex {
   });
 }
 
+/** A database kind: the driver reads and checks its options now, loads its packages in init(). */
+function database(driver: (params: VectorIndexParams) => VectorDatabase): (params: VectorIndexParams) => VectorIndex {
+  return (params) => new DatabaseVectorIndex(driver(params), params.dimension);
+}
+
 const FACTORIES: Record<VectorKind, (params: VectorIndexParams) => VectorIndex> = {
   hnswlib: (params) =>
     new HnswIndex({
@@ -97,6 +137,16 @@ const FACTORIES: Record<VectorKind, (params: VectorIndexParams) => VectorIndex> 
   usearch: unsaved("usearch", "@langchain/community/vectorstores/usearch", "USearch"),
   memory: unsaved("memory", "@langchain/classic/vectorstores/memory", "MemoryVectorStore"),
   faiss,
+  pgvector: database(pgvectorDatabase),
+  lancedb: database(lancedbDatabase),
+  chroma: database(chromaDatabase),
+  qdrant: database(qdrantDatabase),
+  milvus: database(milvusDatabase),
+  redis: database(redisDatabase),
+  weaviate: database(weaviateDatabase),
+  elasticsearch: database(elasticsearchDatabase),
+  opensearch: database(opensearchDatabase),
+  "mongodb-atlas": database(mongodbAtlasDatabase),
 };
 
 /** The kind names createVectorIndex accepts. */

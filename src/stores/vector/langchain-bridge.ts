@@ -71,6 +71,8 @@ export class LangChainVectorIndex implements VectorIndex {
   private store?: LangChainVectorStoreLike;
   private score?: ScoreKind;
   private deletesById = false;
+  /** Adding an id the store already holds fails (a primary key): ids are deleted before every add. */
+  private rejectsExistingIds = false;
   private persistent: boolean;
   private dim: number;
   private live = new Map<number, number>();
@@ -158,6 +160,7 @@ export class LangChainVectorIndex implements VectorIndex {
     }
     this.score = score;
     this.deletesById = this.options.deletesById ?? profile?.deletesById ?? false;
+    this.rejectsExistingIds = this.deletesById && (profile?.rejectsExistingIds ?? false);
     this.options.tune?.(store);
     this.store = store;
   }
@@ -175,7 +178,11 @@ export class LangChainVectorIndex implements VectorIndex {
       const store = this.ready();
       // Last one wins when a batch holds an id twice.
       const batch = new Map(items.map((item) => [item.id, item.vector]));
-      if (this.deletesById) await this.removeFromStore([...batch.keys()].filter((id) => this.live.has(id)));
+      // A database may still hold ids this process never saw live (rows of an earlier run being re-added).
+      const recordIds = [...batch.keys()];
+      if (this.deletesById) {
+        await this.removeFromStore(this.rejectsExistingIds ? recordIds : recordIds.filter((id) => this.live.has(id)));
+      }
       const vectors: number[][] = [];
       const documents: LangChainDocument[] = [];
       const seqs: number[] = [];
@@ -245,7 +252,7 @@ export class LangChainVectorIndex implements VectorIndex {
     const store = this.ready();
     if (typeof store.delete !== "function") throw new StoreError(this.kind, "the store has no delete method");
     await this.call("delete", () => store.delete!({ ids: ids.map(this.documentId) }));
-    this.stored -= ids.length;
+    this.stored -= ids.filter((id) => this.live.has(id)).length;
   }
 
   async lastId(): Promise<number> {

@@ -1,10 +1,12 @@
+import { createHash } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { FakeHttpError, hashedEmbedding, startFakeServer, writeSse, type FakeRequest, type FakeServer } from "./http.js";
+import { mediaRoutes, type FakeMediaOptions } from "./openai-media.js";
 
 /** What the fake model answers: text, or tool calls (OpenAI's `tool_calls` shape). */
 export type FakeReply = string | { toolCalls: Array<{ id: string; name: string; arguments: string }> };
 
-export interface FakeOpenAIOptions {
+export interface FakeOpenAIOptions extends FakeMediaOptions {
   /** The answer to a chat or completion request. Default: "Echo: " + the last user message (or prompt). */
   reply?: (body: Record<string, unknown>) => FakeReply;
   /** Return an HTTP status to fail the request with an OpenAI error body. */
@@ -20,6 +22,14 @@ export interface FakeOpenAIServer extends FakeServer {
   readonly baseURL: string;
   /** Chat and completion calls received (the "model calls" a cache should save). */
   modelCalls(): number;
+  /** Image generation, audio (transcription and translation) and moderation calls received. */
+  mediaCalls(): number;
+}
+
+/** A content part as the fake reads it: text as is, an image as a short tag naming its content (vision answers differ per image). */
+function partText(part: { type?: string; text?: string; image_url?: { url?: string } }): string {
+  if (part.type !== "image_url") return part.text ?? "";
+  return `[image ${createHash("sha256").update(String(part.image_url?.url)).digest("hex").slice(0, 8)}]`;
 }
 
 function lastUserText(body: Record<string, unknown>): string {
@@ -27,7 +37,7 @@ function lastUserText(body: Record<string, unknown>): string {
   const last = [...messages].reverse().find((m) => m.role === "user") ?? messages[messages.length - 1];
   const content = last?.content;
   if (typeof content === "string") return content;
-  if (Array.isArray(content)) return content.map((part) => (part as { text?: string }).text ?? "").join(" ");
+  if (Array.isArray(content)) return content.map(partText).join(" ");
   return typeof body.prompt === "string" ? body.prompt : JSON.stringify(body.prompt ?? "");
 }
 
@@ -45,20 +55,26 @@ function usageOf(body: Record<string, unknown>, text: string) {
 
 /**
  * A local server speaking the OpenAI wire format (chat completions, completions and embeddings, streamed as
- * SSE ending `data: [DONE]`), so the real `openai` SDK and `@langchain/openai` run against it with no key.
+ * SSE ending `data: [DONE]`; image generation as url or b64_json, audio transcriptions and translations as
+ * multipart uploads, moderations), so the real `openai` SDK and `@langchain/openai` run against it with no key.
+ * Vision questions are answered per image: an image part reads as `[image <hash>]`.
  */
 export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAIServer> {
   const reply = options.reply ?? defaultReply;
   const dimension = options.embeddingDimension ?? 64;
   let sequence = 0;
 
-  function guard(request: FakeRequest): Record<string, unknown> {
-    const body = request.json;
-    if (!body) throw new FakeHttpError(400, { error: { message: "body must be JSON", type: "invalid_request_error" } });
-    const status = options.fail?.(body, request.path);
+  function failIf(body: Record<string, unknown>, path: string): void {
+    const status = options.fail?.(body, path);
     if (status !== undefined) {
       throw new FakeHttpError(status, { error: { message: `fake failure ${status}`, type: "server_error", code: String(status) } });
     }
+  }
+
+  function guard(request: FakeRequest): Record<string, unknown> {
+    const body = request.json;
+    if (!body) throw new FakeHttpError(400, { error: { message: "body must be JSON", type: "invalid_request_error" } });
+    failIf(body, request.path);
     return body;
   }
 
@@ -130,14 +146,19 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     return { object: "list", data, model: String(body.model ?? "fake-embedding"), usage: { prompt_tokens: tokens, total_tokens: tokens } };
   }
 
+  let url = "";
   const server = await startFakeServer({
     "POST /v1/chat/completions": chat,
     "POST /v1/completions": completion,
     "POST /v1/embeddings": embeddings,
+    ...mediaRoutes(options, { guard, failIf, baseUrl: () => url }),
   });
+  url = server.url;
+  const count = (...paths: string[]) => paths.reduce((sum, path) => sum + server.count(path), 0);
   return {
     ...server,
     baseURL: `${server.url}/v1`,
-    modelCalls: () => server.count("/v1/chat/completions") + server.count("/v1/completions"),
+    modelCalls: () => count("/v1/chat/completions", "/v1/completions"),
+    mediaCalls: () => count("/v1/images/generations", "/v1/audio/transcriptions", "/v1/audio/translations", "/v1/moderations"),
   };
 }

@@ -1,0 +1,49 @@
+/**
+ * Child process of bench/server.ts: serves one target on a free loopback port and prints its URL as the first
+ * stdout line. `--kind bare`: a bare Fastify POST /get returning a fixed body (the floor). `--kind semcache`:
+ * buildServer over the offline semantic preset (USE + SQLite + hnswlib + guard) with `--entries` stored.
+ * `--kind exact`: buildServer over an exact-match SQLite store (no embedding model). `--stub touch,report`
+ * turns the data manager's hit bookkeeping into no-ops (an ablation, as in bench/exact-store.ts).
+ */
+import { fileURLToPath } from "node:url";
+import Fastify, { type FastifyInstance } from "fastify";
+import { Cache } from "../../src/core/cache.js";
+import { initSimilarCache } from "../../src/core/similar-cache.js";
+import { managerFactory } from "../../src/manager/factory.js";
+import { buildServer } from "../../src/server/app.js";
+import { parseArgs } from "./args.js";
+
+/** The i-th stored question (the load generator asks the same texts). */
+export function benchPrompt(i: number): string {
+  return `What is fact number ${i} about the history of ${["volcanoes", "bridges", "comets", "libraries"][i % 4]}?`;
+}
+
+export const BARE_ANSWER = { prompt: benchPrompt(0), answer: "A fixed answer of about the length of a short cached reply." };
+
+async function target(kind: string, dir: string, entries: number, stubs: readonly string[]): Promise<FastifyInstance> {
+  if (kind === "bare") {
+    const app = Fastify({ logger: false });
+    app.post("/get", async () => BARE_ANSWER);
+    return app;
+  }
+  const cache = new Cache();
+  if (kind === "semcache") await initSimilarCache({ cache, dataDir: dir });
+  else if (kind === "exact") await cache.init({ dataManager: managerFactory("sqlite", { dataDir: dir }) });
+  else throw new Error(`unknown --kind ${kind}`);
+  const prompts = Array.from({ length: entries }, (_, i) => benchPrompt(i));
+  await cache.importData(prompts, prompts.map((prompt) => `The answer to "${prompt}".`));
+  await cache.flush();
+  if (stubs.includes("touch")) cache.dataManager.hit = () => undefined;
+  if (stubs.includes("report")) cache.dataManager.report = () => undefined;
+  return buildServer({ cache, closeCache: true });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const args = parseArgs();
+  const stubs = (args.value("stub") ?? "").split(",").filter(Boolean);
+  const app = await target(args.value("kind") ?? "bare", args.value("dir") ?? "", args.number("entries", 1000), stubs);
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const address = app.server.address();
+  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}` })}\n`);
+  process.once("SIGTERM", () => void app.close().then(() => process.exit(0)));
+}

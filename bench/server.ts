@@ -1,0 +1,176 @@
+/**
+ * HTTP server benchmark: /get exact-hit throughput and latency with autocannon, against the server
+ * (buildServer over the offline semantic preset, and over an exact-match store) and, in the same run, a bare
+ * Fastify route returning a fixed body. Each target runs in its own process; rounds alternate the targets so
+ * drift hits them alike. Goal: >= 60% of the bare route's throughput on exact match, p99 under 2x.
+ *
+ *   npm run bench:server                                   # 2 rounds of 15 s per target, ~3 minutes
+ *   npm run bench:server -- --duration 5 --rounds 1        # a quick look (does not write the docs)
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import { parseArgs } from "./lib/args.js";
+import { count, environment, RESULTS_DIR, table, writeJson } from "./lib/output.js";
+import { benchPrompt } from "./lib/server-target.js";
+
+const args = parseArgs();
+const duration = args.number("duration", 15);
+const rounds = args.number("rounds", 2);
+const connections = args.number("connections", 8);
+const entries = args.number("entries", 1000);
+const quick = duration < 15 || rounds < 2;
+const TARGET = fileURLToPath(new URL("./lib/server-target.ts", import.meta.url));
+const DOC = new URL("../docs/benchmarks.md", import.meta.url);
+const BEGIN = "<!-- server:begin (bench/server.ts writes this section) -->";
+const END = "<!-- server:end -->";
+
+const TARGETS = [
+  { name: "bare", kind: "bare", label: "bare Fastify route, fixed body" },
+  { name: "semcache", kind: "semcache", label: "semcache serve, default preset (USE + SQLite + hnswlib), exact repeats" },
+  { name: "exact", kind: "exact", label: "semcache serve, exact-match SQLite store" },
+  { name: "no-bookkeeping", kind: "semcache", stub: "touch,report", label: "default preset, hit bookkeeping off (ablation: no last-access/hit-count writes, no report rows)" },
+] as const;
+type Target = (typeof TARGETS)[number];
+type Name = Target["name"];
+
+interface Measure {
+  name: Name;
+  round: number;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  /** The server's own count (semcache targets): every request must be a hit. */
+  hits?: number;
+  misses?: number;
+}
+
+/** Starts a target process and resolves with its URL and a stop function. */
+async function startTarget(target: Target, dir: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const stub = "stub" in target ? ["--stub", target.stub] : [];
+  const child = spawn(process.execPath, ["--import", "tsx", TARGET, "--kind", target.kind, "--dir", dir, "--entries", String(entries), ...stub], { stdio: ["ignore", "pipe", "inherit"] });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const lines = createInterface({ input: child.stdout });
+  const first = await new Promise<string>((resolve, reject) => {
+    lines.once("line", resolve);
+    child.once("exit", (code) => reject(new Error(`bench target ${target.name} exited with ${code} before listening`)));
+  });
+  const { url } = JSON.parse(first) as { url: string };
+  return {
+    url,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+async function load(url: string, seconds: number): Promise<autocannon.Result> {
+  let next = 0;
+  return autocannon({
+    url,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: "POST",
+        path: "/get",
+        headers: { "content-type": "application/json" },
+        setupRequest: (request) => ({ ...request, body: JSON.stringify({ prompt: benchPrompt(next++ % entries) }) }),
+      },
+    ],
+  });
+}
+
+async function measure(target: Target, round: number): Promise<Measure> {
+  const dir = mkdtempSync(join(tmpdir(), "semcache-bench-server-"));
+  const running = await startTarget(target, dir);
+  const { name } = target;
+  try {
+    await load(running.url, 3); // warm-up: JIT, SQLite page cache, connections
+    const before = name === "bare" ? undefined : await stats(running.url);
+    const result = await load(running.url, duration);
+    const after = name === "bare" ? undefined : await stats(running.url);
+    const measured: Measure = {
+      name,
+      round,
+      requestsPerSecond: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      non2xx: result.non2xx,
+      errors: result.errors,
+    };
+    if (before && after) {
+      measured.hits = after.cache.hits - before.cache.hits;
+      measured.misses = after.cache.misses - before.cache.misses;
+    }
+    console.log(`${name.padEnd(14)} round ${round}: ${count(measured.requestsPerSecond)} req/s, p50 ${measured.p50} ms, p99 ${measured.p99} ms${measured.misses === undefined ? "" : `, ${count(measured.hits ?? 0)} hits, ${measured.misses} misses`}`);
+    return measured;
+  } finally {
+    await running.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function stats(url: string): Promise<{ cache: { hits: number; misses: number } }> {
+  return (await (await fetch(`${url}/stats`)).json()) as { cache: { hits: number; misses: number } };
+}
+
+const measures: Measure[] = [];
+for (let round = 1; round <= rounds; round++) for (const target of TARGETS) measures.push(await measure(target, round));
+
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+const summary = TARGETS.map(({ name, label }) => {
+  const own = measures.filter((m) => m.name === name);
+  return { name, label, requestsPerSecond: mean(own.map((m) => m.requestsPerSecond)), p50: mean(own.map((m) => m.p50)), p99: mean(own.map((m) => m.p99)), failures: own.reduce((sum, m) => sum + m.non2xx + m.errors + (m.misses ?? 0), 0) };
+});
+const bare = summary[0];
+const perRound = (name: Name) => measures.filter((m) => m.name === name).map((m) => count(m.requestsPerSecond)).join(" / ");
+const rows = summary.map((s) => [
+  s.label,
+  `${count(s.requestsPerSecond)}${rounds > 1 ? ` (${perRound(s.name)})` : ""}`,
+  s.p50.toFixed(2),
+  s.p99.toFixed(2),
+  s === bare ? "-" : `${((100 * s.requestsPerSecond) / bare.requestsPerSecond).toFixed(0)}%`,
+  s === bare ? "-" : `${(s.p99 / bare.p99).toFixed(2)}x`,
+  String(s.failures),
+]);
+const semcache = summary[1];
+const throughputShare = semcache.requestsPerSecond / bare.requestsPerSecond;
+const p99Ratio = semcache.p99 / bare.p99;
+const verdict =
+  `Goal (default preset vs the bare route): throughput >= 60% -> ${(100 * throughputShare).toFixed(0)}% (${throughputShare >= 0.6 ? "met" : "NOT met"}); ` +
+  `p99 under 2x -> ${p99Ratio.toFixed(2)}x (${p99Ratio < 2 ? "met" : "NOT met"}).`;
+const env = environment();
+const report = `${BEGIN}
+## HTTP server
+
+\`npm run bench:server\` on ${env.date.slice(0, 10)}, Node ${env.node}, ${env.platform}, ${cpus()[0]?.model.trim() ?? "unknown CPU"} (${cpus().length} cores; the
+load generator shares them with the server). autocannon, ${connections} connections, ${duration} s per target after a 3 s warm-up,
+${rounds} round(s) alternating the targets (means shown); POST /get cycling over ${count(entries)} stored prompts, so every request is
+an exact hit (the "failures" column counts non-2xx answers, connection errors and cache misses: it must be 0). Each target is a
+separate process with logging off; the semcache targets run \`buildServer\` as \`semcache serve\` does (no API keys).
+
+${table(["target", "req/s (each round)", "p50 ms", "p99 ms", "throughput vs bare", "p99 vs bare", "failures"], rows)}
+
+autocannon reports latency in whole milliseconds, so p50/p99 are coarse (means of rounds show halves). When other work
+shares the machine, rounds differ widely (see the per-round figures): compare targets within one run only.
+
+${verdict}
+${END}`;
+
+console.log(`\n${report}\n`);
+writeJson(join(RESULTS_DIR, quick ? "quick" : "", "server.json"), { env, duration, rounds, connections, entries, measures, summary });
+if (quick) console.log("a quick run: docs/benchmarks.md left as it is");
+else {
+  const doc = readFileSync(DOC, "utf8");
+  const at = doc.indexOf(BEGIN);
+  writeFileSync(DOC, at >= 0 ? doc.slice(0, at) + report + doc.slice(doc.indexOf(END) + END.length) : `${doc.trimEnd()}\n\n${report}\n`);
+  console.log(`wrote ${fileURLToPath(DOC)}`);
+}

@@ -1,0 +1,121 @@
+import { createReadStream } from "node:fs";
+import { open, readFile } from "node:fs/promises";
+import { createInterface } from "node:readline";
+import { parseArgs } from "node:util";
+import { ValidationError } from "../core/errors.js";
+import type { QuestionAnswer } from "../server/cache-service.js";
+import { openTarget, TARGET_OPTIONS, TARGET_USAGE } from "./cache-target.js";
+import type { TuneIo } from "./tune.js";
+
+export const IMPORT_USAGE = `Usage: semcache import FILE [options]
+
+Stores question/answer pairs. FILE is a JSON array or JSON Lines of { "question", "answer" } objects
+({ "prompt", "answer" } too; other fields are ignored, so \`semcache export\` output reads back). Every pair
+is checked before anything is stored; pairs are embedded and written in batches, with a progress bar.
+
+Options:
+  --batch N          pairs per batch (one request or transaction each; default 256)
+${TARGET_USAGE}`;
+
+const DEFAULT_BATCH = 256;
+/** Characters of text per batch: keeps a request well under the server's default 1 MiB body limit. */
+const BATCH_CHARS = 256 * 1024;
+
+/** Consecutive slices of at most `size` pairs and about BATCH_CHARS characters (one pair at least). */
+function* batches(pairs: readonly QuestionAnswer[], size: number): Iterable<QuestionAnswer[]> {
+  let current: QuestionAnswer[] = [];
+  let chars = 0;
+  for (const pair of pairs) {
+    const length = pair.question.length + pair.answer.length;
+    if (current.length > 0 && (current.length >= size || chars + length > BATCH_CHARS)) {
+      yield current;
+      current = [];
+      chars = 0;
+    }
+    current.push(pair);
+    chars += length;
+  }
+  if (current.length > 0) yield current;
+}
+
+function toPair(file: string, where: string, entry: unknown): QuestionAnswer {
+  const record = (typeof entry === "object" && entry !== null && !Array.isArray(entry) ? entry : {}) as Record<string, unknown>;
+  const question = record.question ?? record.prompt;
+  const { answer } = record;
+  if (typeof question !== "string" || question === "" || typeof answer !== "string" || answer === "") {
+    throw new ValidationError(`${file}: ${where} is not { question, answer } with two non-empty strings: ${JSON.stringify(entry)?.slice(0, 120)}.`);
+  }
+  return { question, answer };
+}
+
+/** A JSON array (read whole), or JSON Lines (streamed line by line, so large files stay cheap). */
+async function readPairs(file: string): Promise<QuestionAnswer[]> {
+  let first: string;
+  try {
+    const handle = await open(file);
+    try {
+      const { buffer, bytesRead } = await handle.read({ buffer: Buffer.alloc(256), position: 0 });
+      first = buffer.subarray(0, bytesRead).toString("utf8").trimStart();
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    throw new ValidationError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
+  }
+  if (first.startsWith("[")) {
+    let entries: unknown;
+    try {
+      entries = JSON.parse(await readFile(file, "utf8"));
+    } catch (error) {
+      throw new ValidationError(`${file} is not valid JSON: ${(error as Error).message}.`);
+    }
+    return (entries as unknown[]).map((entry, i) => toPair(file, `entry ${i + 1}`, entry));
+  }
+  const pairs: QuestionAnswer[] = [];
+  let number = 0;
+  for await (const line of createInterface({ input: createReadStream(file, "utf8"), crlfDelay: Infinity })) {
+    number++;
+    if (line.trim() === "") continue;
+    let entry: unknown;
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      throw new ValidationError(`${file} is neither a JSON array nor JSON Lines: line ${number} is not valid JSON.`);
+    }
+    pairs.push(toPair(file, `line ${number}`, entry));
+  }
+  return pairs;
+}
+
+/** `[#########...........]  4,096/10,000 pairs  41%` */
+export function progressBar(done: number, total: number, unit: string, width = 30): string {
+  const share = total === 0 ? 1 : done / total;
+  const filled = Math.round(share * width);
+  return `[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done.toLocaleString("en")}/${total.toLocaleString("en")} ${unit} ${Math.floor(share * 100)}%`;
+}
+
+export async function importCommand(argv: string[], io: TuneIo): Promise<void> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...TARGET_OPTIONS, batch: { type: "string" } } });
+  if (values.help) return io.out(IMPORT_USAGE);
+  if (positionals.length !== 1) throw new ValidationError(`import takes one FILE, got ${positionals.length}.`);
+  const batch = values.batch === undefined ? DEFAULT_BATCH : Number(values.batch);
+  if (!(Number.isInteger(batch) && batch >= 1)) throw new ValidationError(`--batch must be a positive integer, got "${values.batch}".`);
+
+  const file = positionals[0];
+  const pairs = await readPairs(file);
+  if (pairs.length === 0) throw new ValidationError(`${file} has no pairs.`);
+  const target = await openTarget(values);
+  try {
+    let imported = 0;
+    io.progress(`\r${progressBar(0, pairs.length, "pairs")}`);
+    for (const slice of batches(pairs, batch)) {
+      imported += await target.client.importPairs(slice);
+      io.progress(`\r${progressBar(imported, pairs.length, "pairs")}`);
+    }
+    io.progress("\n");
+    await target.client.flush();
+    io.out(`imported ${imported.toLocaleString("en")} pairs from ${file}${values.namespace ? ` into namespace ${values.namespace}` : ""}\n`);
+  } finally {
+    await target.close();
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The server's cache operations, in one place: the HTTP routes call them for the caller's namespace, and
+ * `CacheClient` without a uri calls the same methods in process.
+ */
+import { get, put } from "../core/api.js";
+import type { Cache } from "../core/cache.js";
+import { ValidationError } from "../core/errors.js";
+import type { CacheRecord, AnswerType } from "../core/types.js";
+import type { Report } from "../core/report.js";
+import { checkLength } from "../stores/scalar/limits.js";
+import { ensureNamespaceKey, namespaceFields } from "./server-cache.js";
+
+/** A question/answer pair to import. */
+export interface QuestionAnswer {
+  question: string;
+  answer: string;
+}
+
+/** One exported entry (a line of `semcache export`, and what `semcache import` reads back). */
+export interface ExportedEntry extends QuestionAnswer {
+  /** Only when not plain text (images: object-store keys). */
+  answer_type?: AnswerType;
+  /** Opaque hash of the namespace, model and sampling settings; absent for the shared default partition. */
+  partition?: string;
+  create_on: number;
+  hit_count: number;
+}
+
+/** What /stats answers. */
+export interface CacheStats {
+  entries: number;
+  /** Hits recorded in the store's report table: every process, since the store was created. */
+  recordedHits: number;
+  cache: ReturnType<Report["toJSON"]>;
+  [more: string]: unknown;
+}
+
+function exported(record: CacheRecord): ExportedEntry {
+  const entry: ExportedEntry = { question: record.question, answer: record.answer, create_on: record.createOn, hit_count: record.hitCount };
+  if (record.answerType !== "str") entry.answer_type = record.answerType;
+  if (record.partition !== "") entry.partition = record.partition;
+  return entry;
+}
+
+export class CacheService {
+  constructor(readonly cache: Cache) {
+    ensureNamespaceKey(cache);
+  }
+
+  /** A prompt longer than the question column can be neither stored nor matched: ValueTooLongError (413). */
+  checkPrompt(prompt: string): void {
+    if (typeof prompt !== "string" || prompt.length === 0) throw new ValidationError("prompt must be a non-empty string.");
+    checkLength("question_question", prompt, this.cache.dataManager.scalar.tableLen);
+  }
+
+  async put(prompt: string, answer: string, namespace?: string): Promise<void> {
+    this.checkPrompt(prompt);
+    await put(prompt, answer, { cacheObj: this.cache, partition: namespaceFields(namespace) });
+  }
+
+  /** The answer, or null on a miss. */
+  async get(prompt: string, namespace?: string): Promise<string | null> {
+    this.checkPrompt(prompt);
+    return get(prompt, { cacheObj: this.cache, partition: namespaceFields(namespace) });
+  }
+
+  /** Makes every write durable and visible to other replicas; deletes nothing. */
+  flush(): Promise<void> {
+    return this.cache.flush();
+  }
+
+  /** Deletes every entry of every namespace. */
+  async clear(): Promise<void> {
+    await this.cache.dataManager.clear();
+    await this.cache.flush();
+  }
+
+  /** Stores pairs in one transaction (batch embedded); returns how many. */
+  async importPairs(pairs: readonly QuestionAnswer[], namespace?: string): Promise<number> {
+    if (!Array.isArray(pairs)) throw new ValidationError("pairs must be a list of { question, answer }.");
+    const ids = await this.cache.importData(
+      pairs.map((pair) => pair?.question),
+      pairs.map((pair) => pair?.answer),
+      undefined,
+      { partition: namespaceFields(namespace) },
+    );
+    return ids.length;
+  }
+
+  /** Every live entry, oldest first. */
+  async *entries(): AsyncIterable<ExportedEntry> {
+    for await (const record of this.cache.dataManager.scalar.iterate()) yield exported(record);
+  }
+
+  async stats(): Promise<CacheStats> {
+    const { dataManager } = this.cache;
+    return { entries: await dataManager.count(), recordedHits: await dataManager.scalar.countReports(), cache: this.cache.report.toJSON() };
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * POST /v1/chat/completions: an OpenAI-compatible proxy with the cache in front. Any OpenAI client pointed
+ * at http://host:port/v1 works. Streams are SSE in the provider's chunk shapes ending `data: [DONE]`, hits
+ * included. Cache-Control: no-cache (skip the lookup, still store), no-store, max-age=N; responses carry
+ * x-semcache: HIT|MISS|SKIP, x-semcache-score and Age on hits.
+ */
+import { Readable } from "node:stream";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { cachedChatCompletion, type CachedChatBody } from "../../adapters/openai/chat.js";
+import { ValidationError } from "../../core/errors.js";
+import type { CacheOutcome, FlowOptions } from "../../core/pipeline.js";
+import { describeError, HttpProblem } from "../errors.js";
+import { NAMESPACE_KEY } from "../server-cache.js";
+import type { ServerState } from "../state.js";
+import { postJson, postStream, UpstreamStatusError, type UpstreamCall } from "../upstream.js";
+import { errorResponses, security } from "./cache.js";
+
+/** Headers an OpenAI client may send that the upstream should see too. */
+const FORWARDED = ["openai-organization", "openai-project"];
+
+/** Cache-Control request directives as the flow's options: no-cache = skip the lookup, no-store, max-age=N. */
+export function cacheControlOptions(header: string | string[] | undefined): FlowOptions {
+  const options: FlowOptions = {};
+  for (const directive of [header ?? []].flat().join(",").split(",")) {
+    const [name, value] = directive.trim().toLowerCase().split("=", 2);
+    if (name === "no-cache") options.cacheSkip = true;
+    else if (name === "no-store") options.noStore = true;
+    else if (name === "max-age") {
+      const seconds = Number(value?.replace(/^"|"$/g, ""));
+      if (value === undefined || !Number.isInteger(seconds) || seconds < 0) {
+        throw new ValidationError(`Cache-Control max-age must be a whole number of seconds, got "${value ?? ""}".`);
+      }
+      options.maxAgeSeconds = seconds;
+    }
+  }
+  return options;
+}
+
+/** The key sent upstream: the configured one replaces the caller's; a caller's own key only when the server has none of its own keys. */
+function upstreamKey(state: ServerState, request: FastifyRequest): string | undefined {
+  const { upstream } = state.settings;
+  if (upstream.replacesCallerKey || request.caller.authenticated) return upstream.apiKey;
+  const sent = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? "")?.[1];
+  return sent ?? upstream.apiKey;
+}
+
+function setOutcomeHeaders(reply: FastifyReply, outcome: CacheOutcome): void {
+  void reply.header("x-semcache", outcome.status);
+  if (outcome.status !== "HIT") return;
+  if (outcome.score !== undefined) void reply.header("x-semcache-score", outcome.score.toFixed(4));
+  if (outcome.ageSeconds !== undefined) void reply.header("age", String(Math.floor(outcome.ageSeconds)));
+}
+
+/** Chunks as SSE; a failure mid-stream becomes an `error` event (OpenAI's SDK raises it), and no [DONE]. */
+async function* sse(chunks: AsyncIterable<unknown>, request: FastifyRequest): AsyncGenerator<string> {
+  try {
+    for await (const chunk of chunks) yield `data: ${JSON.stringify(chunk)}\n\n`;
+  } catch (error) {
+    const { status, body } = describeError(error);
+    if (status >= 500) request.log.error({ err: error }, "the proxied stream failed");
+    yield `data: ${JSON.stringify({ error: { ...body.error, type: "server_error" } })}\n\n`;
+    return;
+  }
+  yield "data: [DONE]\n\n";
+}
+
+export function chatRoutes(app: FastifyInstance): void {
+  const state = app.semcache;
+
+  app.post<{ Body: Record<string, unknown> }>(
+    "/v1/chat/completions",
+    {
+      config: { access: "read" },
+      schema: {
+        summary: "OpenAI-compatible chat completions, cached",
+        description:
+          "The OpenAI chat completions API with the cache in front. Cache-Control: no-cache (skip the lookup, still store), no-store, max-age=N; " +
+          "x-semcache-namespace picks a namespace. The answer carries x-semcache: HIT|MISS|SKIP, and on hits x-semcache-score and Age.",
+        tags: ["proxy"],
+        security,
+        body: {
+          type: "object",
+          required: ["model", "messages"],
+          properties: {
+            model: { type: "string", minLength: 1 },
+            messages: { type: "array", minItems: 1, items: { type: "object", required: ["role"], properties: { role: { type: "string" } } } },
+            stream: { type: "boolean" },
+          },
+        },
+        response: errorResponses,
+      },
+    },
+    async (request, reply) => {
+      const controller = new AbortController();
+      // The client went away before the answer was complete: stop the upstream call (and do not store).
+      reply.raw.on("close", () => {
+        if (!reply.raw.writableFinished) controller.abort();
+      });
+      const call: UpstreamCall = {
+        baseURL: state.settings.upstream.baseURL,
+        apiKey: upstreamKey(state, request),
+        headers: Object.fromEntries(FORWARDED.flatMap((name) => (typeof request.headers[name] === "string" ? [[name, request.headers[name] as string]] : []))),
+        timeoutMs: state.settings.upstream.timeoutMs,
+        signal: controller.signal,
+      };
+      // The namespace partitions the entry; the caller cannot set it through the body.
+      const body = { ...request.body, [NAMESPACE_KEY]: request.caller.namespace } as unknown as CachedChatBody;
+      let answer: Awaited<ReturnType<typeof cachedChatCompletion>>;
+      try {
+        answer = await cachedChatCompletion(state.cache, body, {
+          upstream: (sent, signal) => {
+            const { [NAMESPACE_KEY]: _namespace, ...upstreamBody } = sent as unknown as Record<string, unknown>;
+            const callWith = { ...call, signal: signal ?? call.signal };
+            return (upstreamBody.stream === true ? postStream("/chat/completions", upstreamBody, callWith) : postJson("/chat/completions", upstreamBody, callWith)) as never;
+          },
+          signal: controller.signal,
+          cacheOptions: cacheControlOptions(request.headers["cache-control"]),
+        });
+      } catch (error) {
+        if (!(error instanceof UpstreamStatusError)) throw error;
+        return reply.code(error.status).headers(error.headers).send(error.body);
+      }
+      const { result, outcome } = answer;
+      state.metrics.observeProxy(outcome.status);
+      setOutcomeHeaders(reply, outcome);
+      if (result === null) throw new HttpProblem("SEMCACHE_NOT_FOUND", "search_only: no cached answer for this request.");
+      if (typeof (result as AsyncIterable<unknown>)[Symbol.asyncIterator] !== "function") return reply.type("application/json").send(result);
+      void reply.type("text/event-stream").header("cache-control", "no-cache");
+      return reply.send(Readable.from(sse(result as AsyncIterable<unknown>, request)));
+    },
+  );
+}

@@ -1,0 +1,84 @@
+/**
+ * The caches a server answers from, and how namespaces map onto them. One store serves every tenant: a
+ * request's namespace is one more partition key (`semcache_namespace`), so entries written in one namespace
+ * never match a request of another, while requests with no namespace keep the partitions they always had.
+ * The plain map (`PUT/GET /?prompt=`) is a second, exact-match-only Cache over the same data manager, with
+ * its own partition (`semcache_map`), so its entries never answer /get or the proxy and are never embedded.
+ */
+import { readFile } from "node:fs/promises";
+import { loadGptCacheConfig, similarCacheOptionsFromConfig, type GptCacheConfig } from "../config/gptcache-config.js";
+import { Cache } from "../core/cache.js";
+import { Config, type ConfigOptions } from "../core/config.js";
+import { ValidationError } from "../core/errors.js";
+import { initSimilarCache } from "../core/similar-cache.js";
+import type { ServerSection } from "./server-config.js";
+
+export const NAMESPACE_KEY = "semcache_namespace";
+export const MAP_KEY = "semcache_map";
+
+/** Request fields that put a request in a namespace (none for the shared default). */
+export function namespaceFields(namespace: string | undefined): Record<string, unknown> | undefined {
+  return namespace === undefined ? undefined : { [NAMESPACE_KEY]: namespace };
+}
+
+/** Request fields of the plain map's entries in a namespace. */
+export function mapFields(namespace: string | undefined): Record<string, unknown> {
+  return { ...namespaceFields(namespace), [MAP_KEY]: true };
+}
+
+/**
+ * Adds the namespace to the cache's partition keys (a key no request sets changes no partition, so entries
+ * stored before keep matching requests without a namespace).
+ */
+export function ensureNamespaceKey(cache: Cache): void {
+  const keys = cache.config.partitionKeys;
+  if (keys.includes(NAMESPACE_KEY)) return;
+  // A Config's fields are its options (lists read-only, which the constructor never mutates).
+  cache.config = new Config({ ...(cache.config as unknown as ConfigOptions), partitionKeys: [...keys, NAMESPACE_KEY] });
+}
+
+/** The exact-match cache of `PUT/GET /?prompt=`, over the main cache's data manager. */
+export function createMapCache(main: Cache): Promise<Cache> {
+  return new Cache().init({
+    dataManager: main.dataManager,
+    config: { partitionKeys: [NAMESPACE_KEY, MAP_KEY], autoFlush: main.config.autoFlush },
+    onError: main.onError,
+  });
+}
+
+export interface ServerCacheOptions {
+  /** A GPTCache YAML config (`-f`). */
+  configPath?: string;
+  /** Overrides the config's storage_config.data_dir. Default `./semcache_data`. */
+  dataDir?: string;
+}
+
+/** Reads and checks a YAML config (server section included), building nothing: a typo fails before any model loads. */
+export async function readConfigFile(configPath: string): Promise<GptCacheConfig> {
+  let text: string;
+  try {
+    text = await readFile(configPath, "utf8");
+  } catch (error) {
+    throw new ValidationError(`Cannot read the config file ${configPath}: ${(error as Error).message}`, { cause: error });
+  }
+  return loadGptCacheConfig(text);
+}
+
+/**
+ * The cache `semcache serve` runs: the YAML config's when given (a path, or one read already), else the
+ * offline semantic preset (`initSimilarCache`: Universal Sentence Encoder, SQLite, hnswlib, precision guard)
+ * in dataDir. Resolves once the embedding model is loaded. Also returns the config's `server` section.
+ */
+export async function openServerCache(
+  options: ServerCacheOptions & { config?: GptCacheConfig } = {},
+): Promise<{ cache: Cache; server?: ServerSection }> {
+  const cache = new Cache();
+  const config = options.config ?? (options.configPath === undefined ? undefined : await readConfigFile(options.configPath));
+  if (config === undefined) {
+    await initSimilarCache({ cache, dataDir: options.dataDir ?? "./semcache_data" });
+    return { cache };
+  }
+  const fromFile = similarCacheOptionsFromConfig(config);
+  await initSimilarCache({ ...fromFile, cache, dataDir: options.dataDir ?? fromFile.dataDir });
+  return { cache, server: config.serverOptions };
+}

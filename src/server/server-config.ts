@@ -1,0 +1,217 @@
+/**
+ * The `server` section of the YAML config (and buildServer's settings): listen address, API keys and their
+ * namespaces, the proxy's upstream, and limits. `readServerSection` checks the YAML form (unknown keys and
+ * wrong types name their path); `resolveServerSettings` fills defaults and reads keys from the environment.
+ */
+import type { Section } from "../config/gptcache-config.js";
+import { ValidationError } from "../core/errors.js";
+
+/** One API key: its value (or the environment variable holding it), its namespace, and whether it is an admin key. */
+export interface ApiKeyOptions {
+  key?: string;
+  /** Name of an environment variable holding the key (read when the server starts). */
+  keyEnv?: string;
+  /** The key only reads and writes this namespace's entries. */
+  namespace?: string;
+  /** May clear and export, and put/import/flush when `adminOnly` is set. Default false (true for a plain string key). */
+  admin?: boolean;
+}
+
+export interface UpstreamOptions {
+  /** Base URL of the OpenAI-compatible API the proxy calls. Default $OPENAI_BASE_URL, else https://api.openai.com/v1. */
+  baseURL?: string;
+  /** Key sent upstream, replacing the caller's. */
+  apiKey?: string;
+  /** Environment variable holding the key sent upstream (replacing the caller's). */
+  apiKeyEnv?: string;
+  /** Milliseconds to wait for the upstream's answer (headers). Default 600000. */
+  timeoutMs?: number;
+}
+
+export interface LimitsOptions {
+  /** Largest request body in bytes. Default 1 MiB. */
+  bodyLimit?: number;
+  /** Milliseconds a client has to send a whole request. Default 30000. */
+  requestTimeoutMs?: number;
+  /** Milliseconds an idle keep-alive connection stays open. Default 72000. */
+  keepAliveTimeoutMs?: number;
+}
+
+/** The `server` section (camelCase); every field optional. */
+export interface ServerSection {
+  host?: string;
+  port?: number;
+  /** Keys callers must send as `Authorization: Bearer KEY`. A plain string is an admin key with no namespace. */
+  apiKeys?: Array<string | ApiKeyOptions>;
+  /** put, PUT /, import and flush need an admin key. Default false (clear and export always do). */
+  adminOnly?: boolean;
+  /** Listen on a non-loopback address with no API keys. Default false: refused. */
+  allowUnauthenticated?: boolean;
+  /** Namespaces callers may pick with `x-semcache-namespace`; any valid name when unset. */
+  namespaces?: string[];
+  upstream?: UpstreamOptions;
+  limits?: LimitsOptions;
+}
+
+export interface ApiKey {
+  namespace?: string;
+  admin: boolean;
+}
+
+/** The server's settings, checked and with defaults. */
+export interface ServerSettings {
+  host: string;
+  port: number;
+  /** Known keys (empty: no authentication). */
+  keys: ReadonlyMap<string, ApiKey>;
+  adminOnly: boolean;
+  allowUnauthenticated: boolean;
+  namespaces?: ReadonlySet<string>;
+  upstream: { baseURL: string; apiKey?: string; replacesCallerKey: boolean; timeoutMs: number };
+  limits: Required<LimitsOptions>;
+}
+
+export const DEFAULT_HOST = "127.0.0.1";
+export const DEFAULT_PORT = 8000;
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+const NAMESPACE = /^[\w.:-]{1,128}$/;
+
+/** A namespace name: letters, digits, `_ . : -`, at most 128 characters. */
+export function isNamespaceName(value: unknown): value is string {
+  return typeof value === "string" && NAMESPACE.test(value);
+}
+
+function fail(path: string, what: string): never {
+  throw new ValidationError(`${path} must be ${what}`);
+}
+
+function readKey(item: string | Section, path: string): string | ApiKeyOptions {
+  if (typeof item === "string") return item.length > 0 ? item : fail(path, "a non-empty string");
+  const key: ApiKeyOptions = {
+    key: item.string("key"),
+    keyEnv: item.string("key_env"),
+    namespace: item.string("namespace"),
+    admin: item.boolean("admin"),
+  };
+  item.done();
+  return key;
+}
+
+/** Reads the YAML `server` section (snake_case keys), refusing unknown keys and wrong types with their path. */
+export function readServerSection(section: Section): ServerSection {
+  const path = section.path;
+  const port = section.nonNegativeInteger("port");
+  if (port !== undefined && port > 65535) fail(`${path}.port`, "a port number (0 to 65535)");
+  const upstreamSection = section.section("upstream");
+  const upstream = upstreamSection && {
+    baseURL: upstreamSection.string("base_url"),
+    apiKey: upstreamSection.string("api_key"),
+    apiKeyEnv: upstreamSection.string("api_key_env"),
+    timeoutMs: upstreamSection.positiveInteger("timeout_ms"),
+  };
+  upstreamSection?.done();
+  const limitsSection = section.section("limits");
+  const limits = limitsSection && {
+    bodyLimit: limitsSection.positiveInteger("body_limit"),
+    requestTimeoutMs: limitsSection.positiveInteger("request_timeout_ms"),
+    keepAliveTimeoutMs: limitsSection.positiveInteger("keep_alive_timeout_ms"),
+  };
+  limitsSection?.done();
+  const options: ServerSection = {
+    host: section.string("host"),
+    port,
+    apiKeys: section.list("api_keys")?.map((item, i) => readKey(item, `${path}.api_keys[${i}]`)),
+    adminOnly: section.boolean("admin_only"),
+    allowUnauthenticated: section.boolean("allow_unauthenticated"),
+    namespaces: section.stringList("namespaces"),
+    upstream,
+    limits,
+  };
+  section.done();
+  // Checked here too, so a bad name is refused when the file is loaded, not when the server starts.
+  checkSection(options, path);
+  return options;
+}
+
+/** Checks what the YAML types cannot say (names, exclusive fields); `path` prefixes the messages. */
+function checkSection(options: ServerSection, path: string): void {
+  options.namespaces?.forEach((name, i) => {
+    if (!isNamespaceName(name)) fail(`${path}.namespaces[${i}]`, "a namespace name (letters, digits, _ . : -, at most 128)");
+  });
+  options.apiKeys?.forEach((key, i) => {
+    if (typeof key === "string") return;
+    const at = `${path}.api_keys[${i}]`;
+    if ((key.key === undefined) === (key.keyEnv === undefined)) fail(at, "a mapping with one of key or key_env");
+    if (key.namespace !== undefined && !isNamespaceName(key.namespace)) fail(`${at}.namespace`, "a namespace name (letters, digits, _ . : -, at most 128)");
+    if (key.namespace !== undefined && options.namespaces && !options.namespaces.includes(key.namespace)) {
+      fail(`${at}.namespace`, `one of server.namespaces (${options.namespaces.join(", ")})`);
+    }
+  });
+  if (options.upstream?.apiKey !== undefined && options.upstream.apiKeyEnv !== undefined) {
+    fail(`${path}.upstream`, "a mapping with at most one of api_key and api_key_env");
+  }
+}
+
+function positive(value: unknown, path: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  return Number.isInteger(value) && (value as number) > 0 ? (value as number) : fail(path, "a positive integer");
+}
+
+function envValue(env: NodeJS.ProcessEnv, name: string, path: string): string {
+  const value = env[name];
+  if (!value) throw new ValidationError(`${path}: the environment variable ${name} is not set.`);
+  return value;
+}
+
+/**
+ * The settings the server runs with: defaults filled in, `key_env` / `api_key_env` read from `env`. Throws a
+ * ValidationError naming the field on a bad value or an unset variable.
+ */
+export function resolveServerSettings(options: ServerSection = {}, env: NodeJS.ProcessEnv = process.env): ServerSettings {
+  if (typeof options !== "object" || options === null) throw new ValidationError("server settings must be an object.");
+  checkSection(options, "server");
+  const keys = new Map<string, ApiKey>();
+  (options.apiKeys ?? []).forEach((item, i) => {
+    const path = `server.api_keys[${i}]`;
+    const entry = typeof item === "string" ? { key: item, admin: true } : item;
+    const key = entry.key ?? envValue(env, entry.keyEnv ?? "", `${path}.key_env`);
+    if (typeof key !== "string" || key.length === 0) fail(path, "a non-empty key");
+    if (keys.has(key)) throw new ValidationError(`${path}: the same key is listed twice.`);
+    keys.set(key, { namespace: entry.namespace, admin: entry.admin ?? false });
+  });
+  const upstream = options.upstream ?? {};
+  const configuredKey = upstream.apiKey ?? (upstream.apiKeyEnv === undefined ? undefined : envValue(env, upstream.apiKeyEnv, "server.upstream.api_key_env"));
+  const baseURL = upstream.baseURL ?? env.OPENAI_BASE_URL ?? "https://api.openai.com/v1";
+  try {
+    new URL(baseURL);
+  } catch {
+    fail("server.upstream.base_url", `a URL, got "${baseURL}"`);
+  }
+  const port = options.port ?? DEFAULT_PORT;
+  if (!(Number.isInteger(port) && port >= 0 && port <= 65535)) fail("server.port", "a port number (0 to 65535)");
+  const limits = options.limits ?? {};
+  return {
+    host: options.host ?? DEFAULT_HOST,
+    port,
+    keys,
+    adminOnly: options.adminOnly ?? false,
+    allowUnauthenticated: options.allowUnauthenticated ?? false,
+    namespaces: options.namespaces && new Set(options.namespaces),
+    upstream: {
+      baseURL: baseURL.replace(/\/+$/, ""),
+      apiKey: configuredKey ?? env.OPENAI_API_KEY ?? undefined,
+      replacesCallerKey: configuredKey !== undefined,
+      timeoutMs: positive(upstream.timeoutMs, "server.upstream.timeout_ms", 600_000),
+    },
+    limits: {
+      bodyLimit: positive(limits.bodyLimit, "server.limits.body_limit", DEFAULT_BODY_LIMIT),
+      requestTimeoutMs: positive(limits.requestTimeoutMs, "server.limits.request_timeout_ms", 30_000),
+      keepAliveTimeoutMs: positive(limits.keepAliveTimeoutMs, "server.limits.keep_alive_timeout_ms", 72_000),
+    },
+  };
+}
+
+/** True for addresses only this machine can reach. */
+export function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}

@@ -1,0 +1,34 @@
+/** What every route shares: the caches, the settings, who is calling, the metrics. */
+import type { Cache } from "../core/cache.js";
+import type { Access, Authenticator, Caller } from "./auth.js";
+import type { CacheService } from "./cache-service.js";
+import type { Metrics } from "./metrics.js";
+import type { ServerSettings } from "./server-config.js";
+
+export interface ServerState {
+  /** The cache /put, /get and the proxy answer from. */
+  cache: Cache;
+  /** The cache operations of the JSON routes, over `cache`. */
+  service: CacheService;
+  /** The exact-match cache of `PUT/GET /?prompt=` (same store, own partition); set once the app is ready. */
+  mapCache: Cache;
+  settings: ServerSettings;
+  auth: Authenticator;
+  metrics: Metrics;
+  /** True once the app is closing: new requests get 503. */
+  closing: boolean;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    semcache: ServerState;
+  }
+  interface FastifyRequest {
+    /** Set by the auth hook on every routed request. */
+    caller: Caller;
+  }
+  interface FastifyContextConfig {
+    /** Who may call the route (see Access); unset = public. */
+    access?: Access;
+  }
+}

@@ -1,0 +1,125 @@
+import type * as Mysql2 from "mysql2/promise";
+import type { Pool, PoolConnection, ResultSetHeader } from "mysql2/promise";
+import { importOptional } from "../../core/errors.js";
+import { describeTarget, positiveInteger, resolveUrl, type ServerConnectionOptions } from "./connection.js";
+import { MYSQL_SCHEMA } from "./sql-schema.js";
+import { SqlScalarStore, type SqlDriver, type SqlExecutor } from "./sql-store.js";
+import type { TableLenConfig } from "./types.js";
+
+export interface MySqlScalarStoreOptions extends ServerConnectionOptions {
+  /** Your own `mysql2/promise` pool (`createPool(...)`, or `.promise()` of a callback pool): left open by close(). */
+  pool?: Pool;
+  /** Connections in the store's pool. Default 10. */
+  poolSize?: number;
+  /** Milliseconds to wait for a connection before the call fails. Default 5000. */
+  connectTimeout?: number;
+  /** Prefix of every table name. Default "semcache_". */
+  tablePrefix?: string;
+  /** Column lengths (see DEFAULT_TABLE_LEN), checked before writing. */
+  tableLenConfig?: Partial<TableLenConfig>;
+}
+
+/** Deadlock, lock wait timeout: the transaction is rolled back and may run again. */
+const RETRYABLE = new Set([1213, 1205]);
+/** Seconds to wait for another process's schema creation. */
+const LOCK_WAIT_SECONDS = 60;
+
+function executor(connection: Pool | PoolConnection): SqlExecutor {
+  return {
+    async query(sql, params = []) {
+      // query(), not execute(): client-side parameters work for LIMIT and IN lists on every server version.
+      const [result] = await connection.query(sql, params as unknown[]);
+      if (Array.isArray(result)) return { rows: result as Array<Record<string, unknown>>, affected: 0 };
+      const header = result as ResultSetHeader;
+      return { rows: [], affected: header.affectedRows, insertId: header.insertId > 0 ? header.insertId : undefined };
+    },
+  };
+}
+
+function mysqlDriver(pool: Pool, owned: boolean): SqlDriver {
+  /** Runs `fn` on one pooled connection; a connection that failed mid-way is destroyed, not reused. */
+  const withConnection = async <T>(fn: (connection: PoolConnection) => Promise<T>): Promise<T> => {
+    const connection = await pool.getConnection();
+    let healthy = true;
+    try {
+      return await fn(connection);
+    } catch (error) {
+      healthy = (error as { fatal?: boolean }).fatal !== true;
+      throw error;
+    } finally {
+      if (healthy) connection.release();
+      else connection.destroy();
+    }
+  };
+  return {
+    ...executor(pool),
+    transaction: (fn) =>
+      withConnection(async (connection) => {
+        // Each statement sees what others committed before it: an eviction that waited for the counter's lock
+        // must see the rows the previous evictor marked.
+        await connection.query("SET TRANSACTION ISOLATION LEVEL READ COMMITTED");
+        await connection.beginTransaction();
+        try {
+          const result = await fn(executor(connection));
+          await connection.commit();
+          return result;
+        } catch (error) {
+          await connection.rollback().catch(() => undefined);
+          throw error;
+        }
+      }),
+    withLock: (name, fn) =>
+      withConnection(async (connection) => {
+        const [rows] = await connection.query("SELECT GET_LOCK(?, ?) AS got", [name, LOCK_WAIT_SECONDS]);
+        if ((rows as Array<{ got: number | null }>)[0]?.got !== 1) {
+          throw new Error(`waited ${LOCK_WAIT_SECONDS} s for lock "${name}" held by another process`);
+        }
+        try {
+          return await fn(executor(connection));
+        } finally {
+          await connection.query("SELECT RELEASE_LOCK(?)", [name]);
+        }
+      }),
+    isRetryable: (error) => RETRYABLE.has(Number((error as { errno?: unknown })?.errno)),
+    close: async () => {
+      if (owned) await pool.end();
+    },
+  };
+}
+
+/**
+ * Scalar store on MySQL 8 or MariaDB 10.5+ through `mysql2` (an optional peer dependency, loaded on init).
+ * Several processes may share it: see SqlScalarStore. Connection: `url`, or host/port/user/password/database,
+ * or a `pool`; with none, SEMCACHE_MYSQL_URL. Creating the triggers needs the TRIGGER privilege (and, with
+ * binary logging on, SUPER or `log_bin_trust_function_creators`).
+ */
+export class MySqlScalarStore extends SqlScalarStore {
+  constructor(options: MySqlScalarStoreOptions = {}, kind: "mysql" | "mariadb" = "mysql") {
+    const url = options.pool ? undefined : resolveUrl(kind, options);
+    const poolSize = positiveInteger(kind, "poolSize", options.poolSize, 10);
+    const connectTimeout = positiveInteger(kind, "connectTimeout", options.connectTimeout, 5000);
+    super({
+      kind,
+      schema: MYSQL_SCHEMA,
+      target: options.pool ? `${kind} (the pool passed in)` : describeTarget("mysql", url, options, 3306),
+      tablePrefix: options.tablePrefix,
+      tableLenConfig: options.tableLenConfig,
+      openDriver: async () => {
+        if (options.pool) return mysqlDriver(options.pool, false);
+        const mysql = await importOptional<typeof Mysql2>("mysql2/promise", `The ${kind} scalar store`);
+        const { createPool } = (mysql as typeof Mysql2 & { default?: typeof Mysql2 }).default ?? mysql;
+        const { host, port, user, password, database } = options;
+        const common = { connectionLimit: poolSize, connectTimeout, charset: "utf8mb4", supportBigNumbers: true };
+        const pool = createPool(url === undefined ? { host, port, user, password, database, ...common } : { uri: url, ...common });
+        return mysqlDriver(pool, true);
+      },
+    });
+  }
+}
+
+/** The same store under the kind name "mariadb" (and SEMCACHE_MARIADB_URL before SEMCACHE_MYSQL_URL). */
+export class MariaDbScalarStore extends MySqlScalarStore {
+  constructor(options: MySqlScalarStoreOptions = {}) {
+    super(options, "mariadb");
+  }
+}

@@ -1,0 +1,113 @@
+import type * as PgModule from "pg";
+import type { Pool, PoolClient } from "pg";
+import { importOptional } from "../../core/errors.js";
+import { describeTarget, positiveInteger, resolveUrl, type ServerConnectionOptions } from "./connection.js";
+import { POSTGRES_SCHEMA } from "./sql-schema.js";
+import { SqlScalarStore, type SqlDriver, type SqlExecutor } from "./sql-store.js";
+import type { TableLenConfig } from "./types.js";
+
+export interface PostgresScalarStoreOptions extends ServerConnectionOptions {
+  /** Your own `pg` Pool: used as is and left open by close(). Connection fields are then ignored. */
+  pool?: Pool;
+  /** Connections in the store's pool. Default 10. */
+  poolSize?: number;
+  /** Milliseconds to wait for a connection before the call fails. Default 5000. */
+  connectTimeout?: number;
+  /** Prefix of every table name. Default "semcache_". */
+  tablePrefix?: string;
+  /** Column lengths (see DEFAULT_TABLE_LEN), checked before writing. */
+  tableLenConfig?: Partial<TableLenConfig>;
+}
+
+/** PostgreSQL error codes after which a transaction may simply run again: deadlock, serialization failure. */
+const RETRYABLE = new Set(["40P01", "40001"]);
+
+/** `?` -> `$1, $2, ...` (the shared statements have no `?` inside string literals). Memoised per text. */
+function numberedPlaceholders(): (sql: string) => string {
+  const texts = new Map<string, string>();
+  return (sql) => {
+    let text = texts.get(sql);
+    if (text === undefined) {
+      let n = 0;
+      text = sql.replace(/\?/g, () => `$${++n}`);
+      texts.set(sql, text);
+    }
+    return text;
+  };
+}
+
+function pgDriver(pool: Pool, owned: boolean): SqlDriver {
+  const numbered = numberedPlaceholders();
+  const executor = (client: Pool | PoolClient): SqlExecutor => ({
+    async query(sql, params = []) {
+      const result = await client.query(numbered(sql), params as unknown[]);
+      return { rows: result.rows, affected: result.rowCount ?? 0 };
+    },
+  });
+  const transaction: SqlDriver["transaction"] = async (fn) => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query("BEGIN");
+      const result = await fn(executor(client));
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      // A connection that cannot even roll back is dropped from the pool, not handed out again.
+      broken = await client.query("ROLLBACK").then(
+        () => undefined,
+        (rollbackError: unknown) => (rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError))),
+      );
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  };
+  return {
+    ...executor(pool),
+    transaction,
+    withLock: (name, fn) =>
+      transaction(async (tx) => {
+        await tx.query("SELECT pg_advisory_xact_lock(hashtext(?))", [name]);
+        return fn(tx);
+      }),
+    isRetryable: (error) => RETRYABLE.has(String((error as { code?: unknown })?.code)),
+    close: async () => {
+      if (owned) await pool.end();
+    },
+  };
+}
+
+/**
+ * Scalar store on PostgreSQL through `pg` (an optional peer dependency, loaded on init). Several processes may
+ * share it: see SqlScalarStore. Connection: `url`, or host/port/user/password/database, or a `pool`; with none,
+ * SEMCACHE_POSTGRES_URL, then DATABASE_URL (when it is a postgres:// URL), then pg's own PG* variables.
+ */
+export class PostgresScalarStore extends SqlScalarStore {
+  constructor(options: PostgresScalarStoreOptions = {}) {
+    const url = options.pool ? undefined : resolveUrl("postgres", options);
+    const poolSize = positiveInteger("postgres", "poolSize", options.poolSize, 10);
+    const connectTimeout = positiveInteger("postgres", "connectTimeout", options.connectTimeout, 5000);
+    super({
+      kind: "postgres",
+      schema: POSTGRES_SCHEMA,
+      target: options.pool ? "postgres (the pool passed in)" : describeTarget("postgres", url, options, 5432),
+      tablePrefix: options.tablePrefix,
+      tableLenConfig: options.tableLenConfig,
+      openDriver: async () => {
+        if (options.pool) return pgDriver(options.pool, false);
+        const pg = await importOptional<{ default?: typeof PgModule; Pool?: typeof Pool }>("pg", "The postgres scalar store");
+        const PoolClass = (pg.default?.Pool ?? pg.Pool) as typeof Pool;
+        const { host, port, user, password, database } = options;
+        const pool = new PoolClass({
+          ...(url === undefined ? { host, port, user, password, database } : { connectionString: url }),
+          max: poolSize,
+          connectionTimeoutMillis: connectTimeout,
+        });
+        // An idle connection the server dropped is discarded by the pool; without a listener it would crash the process.
+        pool.on("error", () => undefined);
+        return pgDriver(pool, true);
+      },
+    });
+  }
+}
