@@ -8,7 +8,7 @@ import { StringEmbedding } from "../embeddings/string.js";
 import { UniversalSentenceEncoderEmbeddings } from "../embeddings/use.js";
 import { WinkEmbeddings } from "../embeddings/wink.js";
 import type { ScalarParams, VectorParams } from "../manager/factory.js";
-import { ENV_URLS, resolveUrl } from "../stores/scalar/connection.js";
+import { ENV_URLS, resolveUrl } from "../stores/connection.js";
 import { concatAllQueries } from "../processors/context/concat.js";
 import { first, nop, randomOne, temperatureSoftmax } from "../processors/post.js";
 import * as pre from "../processors/pre.js";
@@ -32,6 +32,8 @@ export interface GptCacheConfig {
     cleanSize?: number;
     eviction?: string;
     ttl?: number;
+    /** Milliseconds between a replica's pulls of the others' new entries into its in-process index. */
+    syncIntervalMs?: number;
     scalarParams?: ScalarParams;
     vectorParams?: VectorParams;
   };
@@ -186,7 +188,7 @@ export class Section {
   }
 }
 
-/** Connection keys of the server-database stores (src/stores/scalar/connection.ts). */
+/** Connection keys of the server-database stores (src/stores/connection.ts). */
 const CONNECTION_KEYS = ["url", "url_env", "host", "port", "user", "password", "database", "connect_timeout_ms", "table_len_config"];
 const SQL_SERVER_KEYS = [...CONNECTION_KEYS, "sql_url", "pool_size", "table_prefix"];
 
@@ -316,6 +318,7 @@ export function loadGptCacheConfig(yamlText: string, env: NodeJS.ProcessEnv = pr
     cleanSize: storageSection?.positiveInteger("clean_size"),
     eviction: storageSection?.string("eviction", EVICTIONS),
     ttl: storageSection?.positiveNumber("ttl"),
+    syncIntervalMs: storageSection?.nonNegativeInteger("sync_interval_ms"),
     scalarParams: readScalarParams(storageSection?.section("scalar_params"), scalarKind in SCALAR_KEYS ? scalarKind : undefined, env),
     vectorParams: readVectorParams(storageSection?.section("vector_params")),
   };
@@ -398,6 +401,7 @@ export function similarCacheOptionsFromConfig(config: GptCacheConfig): SimilarCa
     cleanSize: storage.cleanSize,
     eviction: storage.eviction,
     ttl: storage.ttl,
+    syncIntervalMs: storage.syncIntervalMs,
     scalarParams: storage.scalarParams,
     vectorParams: storage.vectorParams,
     preEmbeddingFunc: config.preFunction

@@ -43,6 +43,8 @@ export interface SimilarCacheOptions {
   ttl?: number;
   /** "scalar,vector" store kinds. Default "sqlite,hnswlib". */
   manager?: string;
+  /** With a shared scalar store and the in-process index: ms between pulls of other replicas' entries (default 250). */
+  syncIntervalMs?: number;
   scalarParams?: ScalarParams;
   vectorParams?: VectorParams;
   /** Picks the key from a request. Default the cache's (`lastContent`). */
@@ -86,6 +88,7 @@ export async function initSimilarCache(options: SimilarCacheOptions = {}): Promi
     cleanSize: options.cleanSize,
     eviction: options.eviction,
     ttl: options.ttl,
+    syncIntervalMs: options.syncIntervalMs,
     scalarParams: options.scalarParams,
     vectorParams: { ...options.vectorParams, dimension },
   });

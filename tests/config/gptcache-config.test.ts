@@ -27,6 +27,7 @@ storage_config:
   clean_size: 100
   eviction: lfu
   ttl: 3600
+  sync_interval_ms: 100
   scalar_params:
     table_prefix: app_
     table_len_config:
@@ -52,6 +53,7 @@ describe("loadGptCacheConfig", () => {
     const config = loadGptCacheConfig("storage_config:\n  manager: postgres,chroma\n  vector_params:\n    url: http://127.0.0.1:8001\n    collection: answers\n");
     expect(config.storage?.vectorParams).toMatchObject({ url: "http://127.0.0.1:8001", collection: "answers" });
     expect(() => loadGptCacheConfig("storage_config:\n  vector_params:\n    url: 5\n")).toThrow(/storage_config\.vector_params\.url/);
+    expect(() => loadGptCacheConfig("storage_config:\n  sync_interval_ms: -1\n")).toThrow(/storage_config\.sync_interval_ms/);
   });
 
   it("reads GPTCache's keys into this package's terms", () => {
@@ -65,6 +67,7 @@ describe("loadGptCacheConfig", () => {
       cleanSize: 100,
       eviction: "LFU",
       ttl: 3600,
+      syncIntervalMs: 100,
       scalarParams: { path: undefined, tablePrefix: "app_", tableLenConfig: { question_question: 500 } },
       vectorParams: { dimension: undefined, path: undefined, M: 32, efConstruction: undefined, ef: 64, initialCapacity: undefined },
     });
@@ -178,7 +181,7 @@ describe("similarCacheOptionsFromConfig", () => {
     expect(options.evaluation).toBeInstanceOf(DistanceEvaluation);
     expect(options.preEmbeddingFunc).toBe(getPrompt);
     expect(options.postProcessMessagesFunc).toBe(first);
-    expect(options).toMatchObject({ dataDir: "my_cache", manager: "sqlite,hnswlib", maxSize: 1000, cleanSize: 100, eviction: "LFU", ttl: 3600 });
+    expect(options).toMatchObject({ dataDir: "my_cache", manager: "sqlite,hnswlib", maxSize: 1000, cleanSize: 100, eviction: "LFU", ttl: 3600, syncIntervalMs: 100 });
   });
 
   it("makes the string embedding an exact-match store, and builds wrapped evaluations", () => {

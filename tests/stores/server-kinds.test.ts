@@ -1,7 +1,7 @@
 /** Factory strings and connection settings of the server stores (nothing here connects). */
 import { UnknownKindError, ValidationError } from "../../src/core/errors.js";
 import { managerFactory, SCALAR_KINDS } from "../../src/manager/factory.js";
-import { ENV_URLS, redactUrl, resolveUrl } from "../../src/stores/scalar/connection.js";
+import { ENV_URLS, redactUrl, resolveUrl } from "../../src/stores/connection.js";
 import { MongoScalarStore } from "../../src/stores/scalar/mongodb.js";
 import { MariaDbScalarStore, MySqlScalarStore } from "../../src/stores/scalar/mysql.js";
 import { PostgresScalarStore } from "../../src/stores/scalar/postgres.js";

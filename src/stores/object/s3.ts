@@ -2,7 +2,7 @@ import type * as S3Sdk from "@aws-sdk/client-s3";
 import type { S3Client } from "@aws-sdk/client-s3";
 import type * as Presigner from "@aws-sdk/s3-request-presigner";
 import { importOptional, SemcacheError, StoreError, ValidationError } from "../../core/errors.js";
-import { messageOf } from "../scalar/connection.js";
+import { messageOf } from "../connection.js";
 import { checkObjectKey, newObjectKey } from "./keys.js";
 import type { ObjectStore } from "./types.js";
 

@@ -7,7 +7,7 @@ import type { AnswerType, CacheRecord, NewRecord, QuestionDep, ReportRow } from 
 import { bytesToVector, vectorToBytes } from "../../core/vector-math.js";
 import { checkEvictSizes, effectiveOrder } from "../../manager/eviction/policies.js";
 import type { EvictionColumn, EvictionPolicy } from "../../manager/eviction/types.js";
-import { describeTarget, Lazy, positiveInteger, resolveUrl, storeFault, type ServerConnectionOptions } from "./connection.js";
+import { describeTarget, Lazy, positiveInteger, resolveUrl, storeFault, type ServerConnectionOptions } from "../connection.js";
 import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
 import { tableNames, type TableNames } from "./sqlite-schema.js";
 import type { ScalarStore, ScalarStoreCapabilities, TableLenConfig } from "./types.js";

@@ -1,7 +1,7 @@
 import type * as Mysql2 from "mysql2/promise";
 import type { Pool, PoolConnection, ResultSetHeader } from "mysql2/promise";
 import { importOptional } from "../../core/errors.js";
-import { describeTarget, positiveInteger, resolveUrl, type ServerConnectionOptions } from "./connection.js";
+import { describeTarget, positiveInteger, resolveUrl, type ServerConnectionOptions } from "../connection.js";
 import { MYSQL_SCHEMA } from "./sql-schema.js";
 import { SqlScalarStore, type SqlDriver, type SqlExecutor } from "./sql-store.js";
 import type { TableLenConfig } from "./types.js";

@@ -1,7 +1,7 @@
 import type * as PgModule from "pg";
 import type { Pool, PoolClient } from "pg";
 import { importOptional } from "../../core/errors.js";
-import { describeTarget, positiveInteger, resolveUrl, type ServerConnectionOptions } from "./connection.js";
+import { describeTarget, positiveInteger, resolveUrl, type ServerConnectionOptions } from "../connection.js";
 import { POSTGRES_SCHEMA } from "./sql-schema.js";
 import { SqlScalarStore, type SqlDriver, type SqlExecutor } from "./sql-store.js";
 import type { TableLenConfig } from "./types.js";

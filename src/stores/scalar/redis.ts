@@ -4,7 +4,7 @@ import type { AnswerType, CacheRecord, NewRecord, QuestionDep, ReportRow } from 
 import { bytesToVector, vectorToBytes } from "../../core/vector-math.js";
 import { checkEvictSizes, effectiveOrder } from "../../manager/eviction/policies.js";
 import type { EvictionColumn, EvictionPolicy } from "../../manager/eviction/types.js";
-import { describeTarget, Lazy, messageOf, positiveInteger, resolveUrl, storeFault, type ServerConnectionOptions } from "./connection.js";
+import { describeTarget, Lazy, messageOf, positiveInteger, resolveUrl, storeFault, type ServerConnectionOptions } from "../connection.js";
 import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
 import { REDIS_SCRIPTS, type RedisScriptName } from "./redis-scripts.js";
 import type { ScalarStore, ScalarStoreCapabilities, TableLenConfig } from "./types.js";

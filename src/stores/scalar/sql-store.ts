@@ -3,7 +3,7 @@ import type { CacheRecord, NewRecord, ReportRow } from "../../core/types.js";
 import { bytesToVector, vectorToBytes } from "../../core/vector-math.js";
 import { checkEvictSizes } from "../../manager/eviction/policies.js";
 import type { EvictionPolicy } from "../../manager/eviction/types.js";
-import { Lazy, storeFault } from "./connection.js";
+import { Lazy, storeFault } from "../connection.js";
 import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
 import { dropDdl, LIVE_EVENTS, liveTriggerName, schemaDdl, type SqlSchemaDialect } from "./sql-schema.js";
 import { evictionSelect, scalarStatements, serverStatements, toRecords, type RecordRow } from "./sql-statements.js";

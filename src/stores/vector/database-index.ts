@@ -1,5 +1,5 @@
 import { DimensionMismatchError, SemcacheError, StoreError, ValidationError } from "../../core/errors.js";
-import { messageOf } from "../scalar/connection.js";
+import { messageOf } from "../connection.js";
 import { uuidFromId } from "./langchain-bridge.js";
 import { toCosineDistance, type ScoreKind } from "./score-mapping.js";
 import type { LangChainDocument, LangChainVectorStoreLike } from "./store-profiles.js";

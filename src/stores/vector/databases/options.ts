@@ -3,7 +3,7 @@
  * before they reach a query, and URLs shown without their secrets.
  */
 import { ValidationError } from "../../../core/errors.js";
-import { redactUrl } from "../../scalar/connection.js";
+import { redactUrl } from "../../connection.js";
 
 export { redactUrl };
 

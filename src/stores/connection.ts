@@ -1,8 +1,8 @@
 /**
- * Connection settings shared by the server-database stores: a URL or host/port fields from scalarParams,
+ * Connection settings shared by the server-database stores (scalar, vector and object): a URL or host/port fields from scalarParams,
  * else a URL from the environment, and a password-free description of the target for error messages.
  */
-import { SemcacheError, StoreError, ValidationError } from "../../core/errors.js";
+import { SemcacheError, StoreError, ValidationError } from "../core/errors.js";
 
 /** How a server store finds its database. A URL wins over the fields; with neither, the environment's URL. */
 export interface ServerConnectionOptions {
