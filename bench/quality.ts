@@ -133,8 +133,8 @@ learn Python?" / "How do I learn Python fast?"), so a bare cosine threshold tops
 more right hits at every precision (at >= 0.9: 0.16 recall against 0.12; at >= 0.7: 0.34 against 0.18), and
 questions that differ in a number, a name, a negation or an opposite action never hit each other. On
 paraphrase-999 (long, reworded statements, not questions) the bare distance keeps more recall around ~0.95
-precision; the guard leads above ~0.96. The pair network alone did better on QQP (0.17 / 0.36) but lost a
-third of the paraphrase recall (text unlike its training data): the mean keeps most of both.
+precision; the guard leads above ~0.96. The pair network alone did better on QQP (0.17 / 0.36) but lost most
+of the paraphrase recall (0.07 at >= 0.97; text unlike its training data): the mean keeps most of both.
 
 At the recommended thresholds (distance ${recommended.distance}, guard ${recommended.guard}):
 

@@ -49,7 +49,12 @@ export function sigmoid(z: number): number {
   return 1 / (1 + Math.exp(-z));
 }
 
+/** The logistic head's probability for features already standardised. */
+export function logisticProbability(model: GuardModel, standardised: readonly number[]): number {
+  return sigmoid(standardised.reduce((z, value, i) => z + model.weights[i] * value, model.bias));
+}
+
 /** The logistic head's probability that the pair asks the same thing, for feature values in `model.features` order. */
 export function guardProbability(model: GuardModel, values: readonly number[]): number {
-  return sigmoid(standardise(model, values).reduce((z, value, i) => z + model.weights[i] * value, model.bias));
+  return logisticProbability(model, standardise(model, values));
 }

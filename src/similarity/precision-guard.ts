@@ -2,7 +2,7 @@ import { BaseSimilarityEvaluation } from "./base.js";
 import { DistanceEvaluation } from "./distance.js";
 import { guardFeatures } from "./guard-features.js";
 import { DimensionMismatchError } from "../core/errors.js";
-import { checkGuardModel, guardProbability, sigmoid, standardise, type GuardModel } from "./guard-model.js";
+import { checkGuardModel, guardProbability, logisticProbability, sigmoid, standardise, type GuardModel } from "./guard-model.js";
 import { loadGuardNetwork, networkLogit, pairInputs, type LoadedGuardNetwork } from "./guard-network.js";
 import fittedModel from "./guard-model.json" with { type: "json" };
 import type { EvaluationCandidate, EvaluationSource } from "./types.js";
@@ -68,11 +68,12 @@ export class PrecisionGuardEvaluation extends BaseSimilarityEvaluation {
       if (vector.length !== this.network.dimension) throw new DimensionMismatchError(this.network.dimension, vector.length, "precision guard's pair network");
     }
     const { productScale, diffScale } = this.network;
-    const network = sigmoid(networkLogit(this.network, pairInputs(standardise(this.model, values), query, stored, productScale, diffScale)));
+    const standardised = standardise(this.model, values);
+    const network = sigmoid(networkLogit(this.network, pairInputs(standardised, query, stored, productScale, diffScale)));
     // The network is the sharper judge on the kind of text it was fitted on (questions); the feature-only
-    // head carries over better to other styles (on the paraphrase benchmark the network alone lost a third
+    // head carries over better to other styles (on the paraphrase benchmark the network alone lost most
     // of its recall). Their mean keeps most of both: docs/benchmarks.md, Quality.
-    return (network + guardProbability(this.model, values)) / 2;
+    return (network + logisticProbability(this.model, standardised)) / 2;
   }
 }
 
