@@ -3,15 +3,26 @@
  * stdout line. `--kind bare`: a bare Fastify POST /get returning a fixed body (the floor). `--kind semcache`:
  * buildServer over the offline semantic preset (USE + SQLite + hnswlib + guard) with `--entries` stored.
  * `--kind exact`: buildServer over an exact-match SQLite store (no embedding model). `--stub touch,report`
- * turns the data manager's hit bookkeeping into no-ops (an ablation, as in bench/exact-store.ts).
+ * turns the data manager's hit bookkeeping into no-ops (an ablation, as in bench/exact-store.ts). The semcache
+ * targets run the built package (dist/).
  */
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import Fastify, { type FastifyInstance } from "fastify";
-import { Cache } from "../../src/core/cache.js";
-import { initSimilarCache } from "../../src/core/similar-cache.js";
-import { managerFactory } from "../../src/manager/factory.js";
-import { buildServer } from "../../src/server/app.js";
+import type * as Library from "../../src/index.js";
+import type * as ServerLibrary from "../../src/server/index.js";
 import { parseArgs } from "./args.js";
+
+/**
+ * The built package (dist/), as `semcache serve` runs it: run through tsx, every function created per request
+ * would also pay for esbuild's name-keeping wrapper, which the shipped code does not have.
+ */
+async function builtPackage(): Promise<typeof Library & typeof ServerLibrary> {
+  const dist = new URL("../../dist/", import.meta.url);
+  if (!existsSync(new URL("server/index.js", dist))) throw new Error("dist/ is missing: run `npm run build` first (npm run bench:server does).");
+  const [library, server] = await Promise.all([import(new URL("index.js", dist).href), import(new URL("server/index.js", dist).href)]);
+  return { ...(library as typeof Library), ...(server as typeof ServerLibrary) };
+}
 
 /** The i-th stored question (the load generator asks the same texts). */
 export function benchPrompt(i: number): string {
@@ -26,6 +37,7 @@ async function target(kind: string, dir: string, entries: number, stubs: readonl
     app.post("/get", async () => BARE_ANSWER);
     return app;
   }
+  const { Cache, initSimilarCache, managerFactory, buildServer } = await builtPackage();
   const cache = new Cache();
   if (kind === "semcache") await initSimilarCache({ cache, dataDir: dir });
   else if (kind === "exact") await cache.init({ dataManager: managerFactory("sqlite", { dataDir: dir }) });

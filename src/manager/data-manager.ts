@@ -308,7 +308,10 @@ export class DataManager {
     if (full && !this.bufferImmediate && !this.draining) {
       this.bufferImmediate = setImmediate(() => {
         this.bufferImmediate = undefined;
-        this.drainInBackground();
+        // Only the full buffer: hits keep merging (one row write for many hits) until their own batch fills
+        // or the timer fires, however fast report rows arrive.
+        const full = (size: number) => (size >= this.touchBatch ? size : 0);
+        this.drainInBackground(full(this.touches.size), full(this.reports.length));
       });
     }
     if (this.bufferTimer) return;
@@ -320,8 +323,8 @@ export class DataManager {
   }
 
   /** One background write at a time; a failed write drops that step's bookkeeping, as a crash would. */
-  private drainInBackground(): void {
-    this.draining ??= this.drain(this.touches.size, this.reports.length)
+  private drainInBackground(touches = this.touches.size, reports = this.reports.length): void {
+    this.draining ??= this.drain(touches, reports)
       .catch(() => undefined)
       .finally(() => {
         this.draining = undefined;

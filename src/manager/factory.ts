@@ -49,6 +49,8 @@ export interface ManagerFactoryOptions {
    * pulls of other replicas' new entries into the index before a search (0: before every search). Default 250.
    */
   syncIntervalMs?: number;
+  /** Distinct entries hit (or report rows) that start a bookkeeping write before its one-second timer. Default 1024. */
+  touchBatch?: number;
   scalarParams?: ScalarParams;
   vectorParams?: VectorParams;
   objectParams?: ObjectParams;
@@ -112,6 +114,7 @@ export function managerFactory(
     eviction: options.eviction,
     ttl: options.ttl,
     syncIntervalMs: options.syncIntervalMs,
+    touchBatch: options.touchBatch,
   });
 }
 

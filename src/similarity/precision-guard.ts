@@ -78,6 +78,7 @@ export class PrecisionGuardEvaluation extends BaseSimilarityEvaluation {
 }
 
 function sameText(a: string, b: string): boolean {
+  if (a === b) return true;
   const normal = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim();
   return normal(a) === normal(b);
 }

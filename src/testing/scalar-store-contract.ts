@@ -215,6 +215,32 @@ export function testScalarStore(options: ScalarStoreSuiteOptions): void {
       expect((await store.findByKey("k2"))?.answer).toBe("other");
     });
 
+    it("findByKey after a lookup still answers with every later write", async () => {
+      const store = await h.open();
+      const [first, other] = await store.insert([sampleRecord({ keyHash: "k1", answer: "first", createOn: 1_000 }), sampleRecord({ keyHash: "k2", createOn: 1_000 })]);
+      expect((await store.findByKey("k1"))?.answer).toBe("first");
+      await store.touch([{ id: first, at: 7_000, count: 2 }]);
+      expect(await store.findByKey("k1")).toMatchObject({ id: first, lastAccess: 7_000, hitCount: 2 });
+      const [second] = await store.insert([sampleRecord({ keyHash: "k1", answer: "second", createOn: 2_000 })]);
+      expect((await store.findByKey("k1"))?.id).toBe(second);
+      await store.markDeleted([second]);
+      expect((await store.findByKey("k1"))?.id).toBe(first);
+      expect(await store.expire(1_500)).toEqual(expect.arrayContaining([first, other]));
+      expect(await store.findByKey("k1")).toBeNull();
+      const [third] = await store.insert([sampleRecord({ keyHash: "k1", answer: "third" })]);
+      expect((await store.findByKey("k1"))?.id).toBe(third);
+      await store.clear();
+      expect(await store.findByKey("k1")).toBeNull();
+    });
+
+    it("findByKey hands out records the caller may change without changing the store's", async () => {
+      const store = await h.open();
+      await store.insert([sampleRecord({ keyHash: "k", answer: "kept" })]);
+      const found = await store.findByKey("k");
+      if (found) found.answer = "changed by the caller";
+      expect((await store.findByKey("k"))?.answer).toBe("kept");
+    });
+
     it("hides deleted records from get, findByKey, count, iterate and embeddingsAfter", async () => {
       const store = await h.open();
       const ids = await store.insert([1, 2, 3].map((n) => sampleRecord({ keyHash: `k${n}`, embedding: vector(n) })));

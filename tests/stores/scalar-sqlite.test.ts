@@ -81,6 +81,29 @@ describe("SqliteScalarStore", () => {
     expect(await b.count()).toBe(9);
   });
 
+  it("answers an exact lookup with what another connection wrote since this one last read the key", async () => {
+    const a = await store();
+    const b = await store();
+    const [id] = await a.insert([sampleRecord({ keyHash: "k", answer: "first", createOn: 1_000 })]);
+    expect((await a.findByKey("k"))?.answer).toBe("first");
+    await b.touch([{ id, at: 9_000, count: 3 }]);
+    expect(await a.findByKey("k")).toMatchObject({ lastAccess: 9_000, hitCount: 3 });
+    await b.insert([sampleRecord({ keyHash: "k", answer: "second" })]);
+    expect((await a.findByKey("k"))?.answer).toBe("second");
+    await b.clear();
+    expect(await a.findByKey("k")).toBeNull();
+  });
+
+  it("answers exact lookups alike with the recent-records set turned off, and refuses a bad size", async () => {
+    const s = await store({ recentRecords: 0 });
+    await s.insert([sampleRecord({ keyHash: "k", answer: "only" })]);
+    expect((await s.findByKey("k"))?.answer).toBe("only");
+    await s.markDeleted([(await s.findByKey("k"))?.id ?? 0]);
+    expect(await s.findByKey("k")).toBeNull();
+    expect(() => new SqliteScalarStore({ path, recentRecords: -1 })).toThrow(ValidationError);
+    expect(() => new SqliteScalarStore({ path, recentRecords: 1.5 })).toThrow(ValidationError);
+  });
+
   it("keeps the live count equal to the rows across every kind of write", async () => {
     const s = await store();
     const ids = await s.insert(Array.from({ length: 20 }, (_, i) => sampleRecord({ createOn: i })));

@@ -9,6 +9,7 @@ import { bytesToVector, vectorToBytes } from "../../core/vector-math.js";
 import { checkEvictSizes } from "../../manager/eviction/policies.js";
 import type { EvictionPolicy } from "../../manager/eviction/types.js";
 import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
+import { RecentRecords } from "./recent-records.js";
 import { batchStatements, toRecords } from "./sql-statements.js";
 import { evictionSelect, scalarStatements, sqliteDdl, tableNames, type RecordRow, type TableNames } from "./sqlite-schema.js";
 import type { ScalarStore, ScalarStoreCapabilities, TableLenConfig } from "./types.js";
@@ -22,10 +23,18 @@ export interface SqliteScalarStoreOptions {
   tableLenConfig?: Partial<TableLenConfig>;
   /** Milliseconds a writer waits for another connection's lock before failing. Default 5000. */
   busyTimeout?: number;
+  /**
+   * Records kept after an exact lookup, so a repeated one skips reading the row (checked against the file's
+   * data version each time, so never stale). Default 4096; 0 turns it off.
+   */
+  recentRecords?: number;
 }
 
 type Statements = { [K in keyof ReturnType<typeof scalarStatements>]: BetterSqlite3.Statement };
 type Hit = { id: number; at: number; count: number };
+
+/** Records kept after exact lookups (see RecentRecords): about 3 KB each with a 512-d embedding. */
+const DEFAULT_RECENT_RECORDS = 4096;
 
 /** Rows per batched statement (SQLite allows 32,766 parameters; reports take 8 a row). */
 const BATCH_ROWS = 128;
@@ -35,6 +44,7 @@ function prepare(db: BetterSqlite3.Database, tables: TableNames) {
   const sql = scalarStatements(tables);
   const s = Object.fromEntries(Object.entries(sql).map(([name, text]) => [name, db.prepare(text)])) as Statements;
   for (const name of ["count", "countReports", "expiredIds", "sessionsOf"] as const) s[name].pluck();
+  const dataVersion = db.prepare("PRAGMA data_version").pluck();
   const evictions = new WeakMap<EvictionPolicy, BetterSqlite3.Statement>();
   // A batched statement per kind and row count, prepared on first use (at most BATCH_ROWS of each).
   const batches = new Map<string, BetterSqlite3.Statement>();
@@ -56,6 +66,8 @@ function prepare(db: BetterSqlite3.Database, tables: TableNames) {
   return {
     db,
     s,
+    /** Changes whenever another connection commits to the file. */
+    dataVersion: () => dataVersion.get() as number,
     /** One prepared eviction select per policy object. */
     evictionSelect(policy: EvictionPolicy): BetterSqlite3.Statement {
       let select = evictions.get(policy);
@@ -171,6 +183,7 @@ export class SqliteScalarStore implements ScalarStore {
   readonly path: string;
   private readonly tables: TableNames;
   private readonly busyTimeout: number;
+  private readonly recent: RecentRecords;
   private conn?: Connection;
   private checkpointer?: Checkpointer;
   private opening?: Promise<void>;
@@ -183,8 +196,13 @@ export class SqliteScalarStore implements ScalarStore {
     if (!Number.isInteger(busyTimeout) || busyTimeout < 0) {
       throw new ValidationError("sqlite scalar store: busyTimeout must be a non-negative integer");
     }
+    const recentRecords = options.recentRecords ?? DEFAULT_RECENT_RECORDS;
+    if (!Number.isInteger(recentRecords) || recentRecords < 0) {
+      throw new ValidationError("sqlite scalar store: recentRecords must be a non-negative integer");
+    }
     this.path = options.path;
     this.busyTimeout = busyTimeout;
+    this.recent = new RecentRecords(recentRecords);
     this.tables = tableNames(options.tablePrefix ?? "semcache_");
     this.tableLen = resolveTableLen(options.tableLenConfig);
     this.capabilities = Object.freeze({ persistent: options.path !== ":memory:", shared: false });
@@ -233,6 +251,7 @@ export class SqliteScalarStore implements ScalarStore {
 
   async insert(records: readonly NewRecord[]): Promise<number[]> {
     checkRecords(records, this.tableLen);
+    this.recent.forgetKeys(records.map((record) => record.keyHash));
     return this.run("insert", (c) => c.insert.immediate(records));
   }
 
@@ -241,11 +260,20 @@ export class SqliteScalarStore implements ScalarStore {
   }
 
   async findByKey(keyHash: string): Promise<CacheRecord | null> {
-    return this.run("findByKey", ({ s }) => toRecords(s.findByKey.all(keyHash) as RecordRow[])[0] ?? null);
+    return this.run("findByKey", ({ s, dataVersion }) => {
+      this.recent.validate(dataVersion());
+      const kept = this.recent.get(keyHash);
+      if (kept) return kept;
+      const record = toRecords(s.findByKey.all(keyHash) as RecordRow[])[0] ?? null;
+      if (record) this.recent.remember(record);
+      return record;
+    });
   }
 
   async touch(hits: readonly Hit[]): Promise<void> {
-    if (hits.length > 0) this.run("touch", (c) => c.touch.immediate(hits));
+    if (hits.length === 0) return;
+    this.run("touch", (c) => c.touch.immediate(hits));
+    this.recent.touched(hits);
   }
 
   async count(): Promise<number> {
@@ -254,14 +282,19 @@ export class SqliteScalarStore implements ScalarStore {
 
   async evict(policy: EvictionPolicy, maxSize: number, cleanSize: number): Promise<number[]> {
     checkEvictSizes(maxSize, cleanSize);
-    return this.run("evict", (c) => c.evict.immediate(c.evictionSelect(policy), maxSize, cleanSize));
+    const ids = this.run("evict", (c) => c.evict.immediate(c.evictionSelect(policy), maxSize, cleanSize));
+    this.recent.forgetIds(ids);
+    return ids;
   }
 
   async expire(createdBefore: number): Promise<number[]> {
-    return this.run("expire", (c) => c.expire.immediate(createdBefore));
+    const ids = this.run("expire", (c) => c.expire.immediate(createdBefore));
+    this.recent.forgetIds(ids);
+    return ids;
   }
 
   async markDeleted(ids: readonly number[]): Promise<void> {
+    this.recent.forgetIds(ids);
     if (ids.length > 0) this.run("markDeleted", (c) => c.markDeleted.immediate(ids));
   }
 
@@ -270,6 +303,7 @@ export class SqliteScalarStore implements ScalarStore {
   }
 
   async clear(): Promise<void> {
+    this.recent.clear();
     this.run("clear", ({ s }) => s.clear.run());
   }
 
@@ -331,6 +365,7 @@ export class SqliteScalarStore implements ScalarStore {
     const checkpointer = this.checkpointer;
     this.conn = undefined;
     this.checkpointer = undefined;
+    this.recent.clear();
     this.opening = undefined;
     c?.db.close();
     await checkpointer?.close();

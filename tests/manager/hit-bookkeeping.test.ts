@@ -1,0 +1,60 @@
+import type { DataManager } from "../../src/manager/data-manager.js";
+import { managerFactory } from "../../src/manager/factory.js";
+import type { ReportRow } from "../../src/core/types.js";
+import { tempDir } from "../helpers/fixtures.js";
+
+/** Waits (well under the one-second write timer) until `done` holds. */
+async function eventually(done: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 600;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error("not written in time");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+const row = (id: number): ReportRow => ({
+  userQuestion: "q", cacheQuestionId: id, cacheQuestion: "q", cacheAnswer: "a", similarity: 1, cacheDeltaTime: 1, cacheTime: Date.now(),
+});
+
+describe("DataManager hit bookkeeping (sqlite)", () => {
+  let dir: ReturnType<typeof tempDir>;
+  let manager: DataManager;
+  let ids: number[];
+
+  beforeEach(async () => {
+    dir = tempDir();
+    manager = managerFactory("sqlite", { dataDir: dir.path, touchBatch: 4 });
+    await manager.init();
+    ids = await manager.save(["a", "b", "c", "d", "e"].map((question) => ({ question, keyHash: question, partition: "", answer: question, embedding: question })));
+  });
+
+  afterEach(async () => {
+    await manager.close();
+    dir.cleanup();
+  });
+
+  it("merges repeated hits on an entry into one update: summed count, latest access", async () => {
+    const later = Date.now() + 60_000;
+    manager.hit(ids[0], later - 2);
+    manager.hit(ids[0], later);
+    manager.hit(ids[0], later - 1);
+    await manager.flush();
+    expect(await manager.scalar.get(ids[0])).toMatchObject({ hitCount: 3, lastAccess: later });
+  });
+
+  it("writes a full batch of distinct hits without waiting for the timer", async () => {
+    for (const id of ids.slice(0, 4)) manager.hit(id);
+    await eventually(async () => (await manager.scalar.get(ids[3]))?.hitCount === 1);
+    expect((await manager.scalar.get(ids[0]))?.hitCount).toBe(1);
+  });
+
+  it("writes a full batch of report rows and leaves the pending hits merging", async () => {
+    manager.hit(ids[0]);
+    for (let i = 0; i < 4; i++) manager.report(row(ids[0]));
+    await eventually(async () => (await manager.scalar.countReports()) === 4);
+    expect((await manager.scalar.get(ids[0]))?.hitCount).toBe(0);
+    manager.hit(ids[0]);
+    await manager.flush();
+    expect((await manager.scalar.get(ids[0]))?.hitCount).toBe(2);
+  });
+});
