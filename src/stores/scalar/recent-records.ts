@@ -2,9 +2,9 @@ import type { CacheRecord } from "../../core/types.js";
 
 /**
  * Records one SQLite connection found by key hash, kept so a repeated exact lookup skips reading the row.
- * They stay valid only while no other connection has committed to the file: the caller passes SQLite's
- * `PRAGMA data_version` before every lookup (one cheap statement, about a quarter of reading the row), and any
- * change made elsewhere empties the set. This connection's own writes are applied as they happen (`forgetKeys`,
+ * They stay valid only while no other connection has committed to the file: every lookup first reads SQLite's
+ * `PRAGMA data_version` (one cheap statement, about a quarter of reading the row), and any change made
+ * elsewhere empties the set. This connection's own writes are applied as they happen (`forgetKeys`,
  * `forgetIds`, `touched`, `clear`), so a lookup never answers with anything the file no longer holds.
  * Least recently used records go first once `capacity` are kept.
  */
@@ -15,23 +15,27 @@ export class RecentRecords {
 
   constructor(private readonly capacity: number) {}
 
-  /** Empties the set when the file's data version moved (another connection committed). */
-  validate(dataVersion: number): void {
-    if (dataVersion !== this.version) this.clear();
-    this.version = dataVersion;
+  /**
+   * The record for `keyHash`: a copy of the kept one (callers may change theirs) while the file's data version
+   * has not moved, else `read()`'s, then kept. With a capacity of 0 just `read()`, with no version check.
+   */
+  find(keyHash: string, dataVersion: () => number, read: () => CacheRecord | null): CacheRecord | null {
+    if (this.capacity === 0) return read();
+    const version = dataVersion();
+    if (version !== this.version) this.clear();
+    this.version = version;
+    const kept = this.byKey.get(keyHash);
+    if (kept) {
+      this.byKey.delete(keyHash);
+      this.byKey.set(keyHash, kept);
+      return { ...kept };
+    }
+    const record = read();
+    if (record) this.remember(record);
+    return record;
   }
 
-  /** A copy of the kept record (callers may change theirs), or undefined when none is kept. */
-  get(keyHash: string): CacheRecord | undefined {
-    const record = this.byKey.get(keyHash);
-    if (!record) return undefined;
-    this.byKey.delete(keyHash);
-    this.byKey.set(keyHash, record);
-    return { ...record };
-  }
-
-  remember(record: CacheRecord): void {
-    if (this.capacity === 0) return;
+  private remember(record: CacheRecord): void {
     this.forgetKeys([record.keyHash]);
     this.byKey.set(record.keyHash, { ...record });
     this.keyOfId.set(record.id, record.keyHash);

@@ -260,14 +260,9 @@ export class SqliteScalarStore implements ScalarStore {
   }
 
   async findByKey(keyHash: string): Promise<CacheRecord | null> {
-    return this.run("findByKey", ({ s, dataVersion }) => {
-      this.recent.validate(dataVersion());
-      const kept = this.recent.get(keyHash);
-      if (kept) return kept;
-      const record = toRecords(s.findByKey.all(keyHash) as RecordRow[])[0] ?? null;
-      if (record) this.recent.remember(record);
-      return record;
-    });
+    return this.run("findByKey", ({ s, dataVersion }) =>
+      this.recent.find(keyHash, dataVersion, () => toRecords(s.findByKey.all(keyHash) as RecordRow[])[0] ?? null),
+    );
   }
 
   async touch(hits: readonly Hit[]): Promise<void> {
