@@ -94,6 +94,21 @@ describe("SqliteScalarStore", () => {
     expect(await a.findByKey("k")).toBeNull();
   });
 
+  it("answers an exact lookup, from the next turn of the event loop, with what another process wrote", async () => {
+    const s = await store();
+    await s.insert([sampleRecord({ keyHash: "k", answer: "first" })]);
+    expect((await s.findByKey("k"))?.answer).toBe("first");
+    // A connection of its own, as another process would hold: nothing in this process hears of its writes.
+    const other = new Database(path);
+    try {
+      other.prepare("UPDATE semcache_question SET answer = 'changed elsewhere' WHERE key_hash = 'k'").run();
+    } finally {
+      other.close();
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((await s.findByKey("k"))?.answer).toBe("changed elsewhere");
+  });
+
   it("answers exact lookups alike with the recent-records set turned off, and refuses a bad size", async () => {
     const s = await store({ recentRecords: 0 });
     await s.insert([sampleRecord({ keyHash: "k", answer: "only" })]);

@@ -9,7 +9,7 @@ import { bytesToVector, vectorToBytes } from "../../core/vector-math.js";
 import { checkEvictSizes } from "../../manager/eviction/policies.js";
 import type { EvictionPolicy } from "../../manager/eviction/types.js";
 import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
-import { RecentRecords } from "./recent-records.js";
+import { noteRecordsWritten, RecentRecords } from "./recent-records.js";
 import { batchStatements, toRecords } from "./sql-statements.js";
 import { evictionSelect, scalarStatements, sqliteDdl, tableNames, type RecordRow, type TableNames } from "./sqlite-schema.js";
 import type { ScalarStore, ScalarStoreCapabilities, TableLenConfig } from "./types.js";
@@ -25,7 +25,8 @@ export interface SqliteScalarStoreOptions {
   busyTimeout?: number;
   /**
    * Records kept after an exact lookup, so a repeated one skips reading the row (checked against the file's
-   * data version each time, so never stale). Default 4096; 0 turns it off.
+   * data version once an event-loop turn and after this process's writes: see RecentRecords). Default 4096;
+   * 0 turns it off.
    */
   recentRecords?: number;
 }
@@ -249,10 +250,17 @@ export class SqliteScalarStore implements ScalarStore {
     }
   }
 
+  /** `run` for a write to the records: other stores of this process then re-check the file's version. */
+  private write<T>(operation: string, fn: (c: Connection) => T): T {
+    const result = this.run(operation, fn);
+    noteRecordsWritten();
+    return result;
+  }
+
   async insert(records: readonly NewRecord[]): Promise<number[]> {
     checkRecords(records, this.tableLen);
     this.recent.forgetKeys(records.map((record) => record.keyHash));
-    return this.run("insert", (c) => c.insert.immediate(records));
+    return this.write("insert", (c) => c.insert.immediate(records));
   }
 
   async get(id: number): Promise<CacheRecord | null> {
@@ -267,7 +275,7 @@ export class SqliteScalarStore implements ScalarStore {
 
   async touch(hits: readonly Hit[]): Promise<void> {
     if (hits.length === 0) return;
-    this.run("touch", (c) => c.touch.immediate(hits));
+    this.write("touch", (c) => c.touch.immediate(hits));
     this.recent.touched(hits);
   }
 
@@ -277,29 +285,29 @@ export class SqliteScalarStore implements ScalarStore {
 
   async evict(policy: EvictionPolicy, maxSize: number, cleanSize: number): Promise<number[]> {
     checkEvictSizes(maxSize, cleanSize);
-    const ids = this.run("evict", (c) => c.evict.immediate(c.evictionSelect(policy), maxSize, cleanSize));
+    const ids = this.write("evict", (c) => c.evict.immediate(c.evictionSelect(policy), maxSize, cleanSize));
     this.recent.forgetIds(ids);
     return ids;
   }
 
   async expire(createdBefore: number): Promise<number[]> {
-    const ids = this.run("expire", (c) => c.expire.immediate(createdBefore));
+    const ids = this.write("expire", (c) => c.expire.immediate(createdBefore));
     this.recent.forgetIds(ids);
     return ids;
   }
 
   async markDeleted(ids: readonly number[]): Promise<void> {
     this.recent.forgetIds(ids);
-    if (ids.length > 0) this.run("markDeleted", (c) => c.markDeleted.immediate(ids));
+    if (ids.length > 0) this.write("markDeleted", (c) => c.markDeleted.immediate(ids));
   }
 
   async purgeDeleted(): Promise<number> {
-    return this.run("purgeDeleted", (c) => c.purge.immediate());
+    return this.write("purgeDeleted", (c) => c.purge.immediate());
   }
 
   async clear(): Promise<void> {
     this.recent.clear();
-    this.run("clear", ({ s }) => s.clear.run());
+    this.write("clear", ({ s }) => s.clear.run());
   }
 
   async embeddingsAfter(afterId: number, limit: number): Promise<Array<{ id: number; embedding: Float32Array }>> {
