@@ -54,8 +54,12 @@ interface PendingTouch {
 const REBUILD_PAGE = 2000;
 const DEFAULT_SYNC_MS = 250;
 const BUFFER_FLUSH_MS = 1000;
-/** Rows written per event-loop turn: a sync driver blocks while it writes, so a long batch goes in short steps. */
-const WRITE_STEP = 256;
+/**
+ * Rows written per event-loop turn: a sync driver blocks while it writes, so a long batch goes in short steps.
+ * With SQLite a row costs ~4 us whatever the step; 256-row steps stalled the loaded server ~0.9 ms each (event
+ * loop delay p99 3.1 ms), 32-row steps ~0.1 ms (p99 2.2-2.4 ms).
+ */
+const WRITE_STEP = 32;
 
 /**
  * Storage behind a cache: a scalar store (rows), an optional vector index and object store, eviction and
