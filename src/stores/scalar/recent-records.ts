@@ -3,10 +3,6 @@ import type { CacheRecord } from "../../core/types.js";
 /** Writes to records by any SQLite store of this process: another store's write is seen at once, in any turn. */
 let writesInProcess = 0;
 
-export function noteRecordsWritten(): void {
-  writesInProcess++;
-}
-
 /**
  * Records one SQLite connection found by key hash, kept so a repeated exact lookup skips reading the row.
  * They stay valid only while no other connection has committed to the file: SQLite's `PRAGMA data_version`
@@ -47,6 +43,16 @@ export class RecentRecords {
     const record = read();
     if (record) this.remember(record);
     return record;
+  }
+
+  /**
+   * Counts a write by this set's own connection: the other sets of this process re-check the file's version
+   * before their next lookup; this one need not (a connection's own commits leave its data_version alone).
+   */
+  ownWrite(): void {
+    const upToDate = this.writesSeen === writesInProcess;
+    writesInProcess++;
+    if (upToDate) this.writesSeen = writesInProcess;
   }
 
   private checkVersion(version: number): void {

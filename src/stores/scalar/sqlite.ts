@@ -9,7 +9,7 @@ import { bytesToVector, vectorToBytes } from "../../core/vector-math.js";
 import { checkEvictSizes } from "../../manager/eviction/policies.js";
 import type { EvictionPolicy } from "../../manager/eviction/types.js";
 import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
-import { noteRecordsWritten, RecentRecords } from "./recent-records.js";
+import { RecentRecords } from "./recent-records.js";
 import { batchStatements, toRecords } from "./sql-statements.js";
 import { evictionSelect, scalarStatements, sqliteDdl, tableNames, type RecordRow, type TableNames } from "./sqlite-schema.js";
 import type { ScalarStore, ScalarStoreCapabilities, TableLenConfig } from "./types.js";
@@ -253,7 +253,7 @@ export class SqliteScalarStore implements ScalarStore {
   /** `run` for a write to the records: other stores of this process then re-check the file's version. */
   private write<T>(operation: string, fn: (c: Connection) => T): T {
     const result = this.run(operation, fn);
-    noteRecordsWritten();
+    this.recent.ownWrite();
     return result;
   }
 
