@@ -1,12 +1,12 @@
 import type { CacheRecord } from "../../core/types.js";
 
-/** Writes to records by any SQLite store of this process: another store's write is seen at once, in any turn. */
+/** Writes to records by the SQLite stores of this process: another store's write is seen at once, in any turn. */
 let writesInProcess = 0;
 
 /**
  * Records one SQLite connection found by key hash, kept so a repeated exact lookup skips reading the row.
  * They stay valid only while no other connection has committed to the file: SQLite's `PRAGMA data_version`
- * is read by the first lookup of each event-loop turn and the first after any write by a store of this
+ * is read by the first lookup of each event-loop turn and the first after a write by another store of this
  * process, and a change made elsewhere empties the set. Once a turn is enough for other processes: a request
  * whose sender saw another process's write finish reaches this process's socket after that write, so it is
  * read in a later turn than any lookup that could have missed it. (Checked on every lookup, the statement took

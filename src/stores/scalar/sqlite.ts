@@ -25,8 +25,8 @@ export interface SqliteScalarStoreOptions {
   busyTimeout?: number;
   /**
    * Records kept after an exact lookup, so a repeated one skips reading the row (checked against the file's
-   * data version once an event-loop turn and after this process's writes: see RecentRecords). Default 4096;
-   * 0 turns it off.
+   * data version once an event-loop turn and after another store of this process writes: see RecentRecords).
+   * Default 4096; 0 turns it off.
    */
   recentRecords?: number;
 }
