@@ -88,16 +88,9 @@ interface Load {
  */
 async function load(url: string, seconds: number): Promise<Load> {
   let next = 0;
-  let times = new Float64Array(1 << 16);
-  let recorded = 0;
+  const times: number[] = [];
   const record = (_client: unknown, statusCode: number, _bytes: number, milliseconds: number) => {
-    if (statusCode < 200 || statusCode > 299) return;
-    if (recorded === times.length) {
-      const grown = new Float64Array(times.length * 2);
-      grown.set(times);
-      times = grown;
-    }
-    times[recorded++] = milliseconds;
+    if (statusCode >= 200 && statusCode <= 299) times.push(milliseconds);
   };
   const options: autocannon.Options = {
     url,
@@ -115,7 +108,7 @@ async function load(url: string, seconds: number): Promise<Load> {
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     autocannon(options, (error, result) => (error ? reject(error as Error) : resolve(result))).on("response", record);
   });
-  const sorted = times.subarray(0, recorded).sort();
+  const sorted = Float64Array.from(times).sort();
   return { result, p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99) };
 }
 
