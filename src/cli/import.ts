@@ -3,6 +3,7 @@ import { open, readFile } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { ValidationError } from "../core/errors.js";
+import { isPartition } from "../core/keys.js";
 import type { QuestionAnswer } from "../server/cache-service.js";
 import { openTarget, TARGET_OPTIONS, TARGET_USAGE } from "./cache-target.js";
 import type { TuneIo } from "./tune.js";
@@ -10,8 +11,11 @@ import type { TuneIo } from "./tune.js";
 export const IMPORT_USAGE = `Usage: semcache import FILE [options]
 
 Stores question/answer pairs. FILE is a JSON array or JSON Lines of { "question", "answer" } objects
-({ "prompt", "answer" } too; other fields are ignored, so \`semcache export\` output reads back). Every pair
-is checked before anything is stored; pairs are embedded and written in batches, with a progress bar.
+({ "prompt", "answer" } too), so \`semcache export\` output reads back: an exported "partition" is restored
+(the entry answers the same namespace, model and settings as before; not with --namespace), entries with a
+non-text "answer_type" (images, whose files an export does not hold) are skipped and counted, and other
+fields are ignored. Every pair is checked before anything is stored; pairs are embedded and written in
+batches, with a progress bar.
 
 Options:
   --batch N          pairs per batch (one request or transaction each; default 256)
@@ -38,18 +42,30 @@ function* batches(pairs: readonly QuestionAnswer[], size: number): Iterable<Ques
   if (current.length > 0) yield current;
 }
 
-function toPair(file: string, where: string, entry: unknown): QuestionAnswer {
+/** The pair an entry holds, or undefined for an exported non-text answer (its object-store keys only). */
+function toPair(file: string, where: string, entry: unknown): QuestionAnswer | undefined {
   const record = (typeof entry === "object" && entry !== null && !Array.isArray(entry) ? entry : {}) as Record<string, unknown>;
   const question = record.question ?? record.prompt;
-  const { answer } = record;
+  const { answer, partition, answer_type: answerType } = record;
+  const shown = () => JSON.stringify(entry)?.slice(0, 120);
   if (typeof question !== "string" || question === "" || typeof answer !== "string" || answer === "") {
-    throw new ValidationError(`${file}: ${where} is not { question, answer } with two non-empty strings: ${JSON.stringify(entry)?.slice(0, 120)}.`);
+    throw new ValidationError(`${file}: ${where} is not { question, answer } with two non-empty strings: ${shown()}.`);
   }
-  return { question, answer };
+  if (partition !== undefined && !isPartition(partition)) {
+    throw new ValidationError(`${file}: ${where} has a "partition" that no export writes: ${shown()}.`);
+  }
+  if (answerType !== undefined && answerType !== "str") return undefined;
+  return partition ? { question, answer, partition } : { question, answer };
+}
+
+interface ReadPairs {
+  pairs: QuestionAnswer[];
+  /** Entries with a non-text answer. */
+  skipped: number;
 }
 
 /** A JSON array (read whole), or JSON Lines (streamed line by line, so large files stay cheap). */
-async function readPairs(file: string): Promise<QuestionAnswer[]> {
+async function readPairs(file: string): Promise<ReadPairs> {
   let first: string;
   try {
     const handle = await open(file);
@@ -69,9 +85,9 @@ async function readPairs(file: string): Promise<QuestionAnswer[]> {
     } catch (error) {
       throw new ValidationError(`${file} is not valid JSON: ${(error as Error).message}.`);
     }
-    return (entries as unknown[]).map((entry, i) => toPair(file, `entry ${i + 1}`, entry));
+    return collect((entries as unknown[]).map((entry, i) => toPair(file, `entry ${i + 1}`, entry)));
   }
-  const pairs: QuestionAnswer[] = [];
+  const read: Array<QuestionAnswer | undefined> = [];
   let number = 0;
   for await (const line of createInterface({ input: createReadStream(file, "utf8"), crlfDelay: Infinity })) {
     number++;
@@ -82,9 +98,14 @@ async function readPairs(file: string): Promise<QuestionAnswer[]> {
     } catch {
       throw new ValidationError(`${file} is neither a JSON array nor JSON Lines: line ${number} is not valid JSON.`);
     }
-    pairs.push(toPair(file, `line ${number}`, entry));
+    read.push(toPair(file, `line ${number}`, entry));
   }
-  return pairs;
+  return collect(read);
+}
+
+function collect(read: ReadonlyArray<QuestionAnswer | undefined>): ReadPairs {
+  const pairs = read.filter((pair) => pair !== undefined);
+  return { pairs, skipped: read.length - pairs.length };
 }
 
 /** `[#########...........]  4,096/10,000 pairs  41%` */
@@ -102,8 +123,11 @@ export async function importCommand(argv: string[], io: TuneIo): Promise<void> {
   if (!(Number.isInteger(batch) && batch >= 1)) throw new ValidationError(`--batch must be a positive integer, got "${values.batch}".`);
 
   const file = positionals[0];
-  const pairs = await readPairs(file);
-  if (pairs.length === 0) throw new ValidationError(`${file} has no pairs.`);
+  const { pairs, skipped } = await readPairs(file);
+  if (pairs.length === 0) throw new ValidationError(`${file} has no pairs${skipped ? ` with a text answer (${skipped} non-text skipped)` : ""}.`);
+  if (values.namespace !== undefined && pairs.some((pair) => pair.partition)) {
+    throw new ValidationError(`${file} holds exported partitions, which are restored as they were (each names its namespace): import it without --namespace.`);
+  }
   const target = await openTarget(values);
   try {
     let imported = 0;
@@ -114,7 +138,9 @@ export async function importCommand(argv: string[], io: TuneIo): Promise<void> {
     }
     io.progress("\n");
     await target.client.flush();
-    io.out(`imported ${imported.toLocaleString("en")} pairs from ${file}${values.namespace ? ` into namespace ${values.namespace}` : ""}\n`);
+    const into = values.namespace ? ` into namespace ${values.namespace}` : "";
+    const skippedNote = skipped ? `; skipped ${skipped.toLocaleString("en")} with a non-text answer (an export holds no image files)` : "";
+    io.out(`imported ${imported.toLocaleString("en")} pairs from ${file}${into}${skippedNote}\n`);
   } finally {
     await target.close();
   }

@@ -10,7 +10,7 @@ import { ExactMatchEvaluation } from "../similarity/exact-match.js";
 import type { SimilarityEvaluation } from "../similarity/types.js";
 import { Config, type ConfigOptions } from "./config.js";
 import { NotInitError, ValidationError } from "./errors.js";
-import { keyHash, keyText, partitionOf } from "./keys.js";
+import { isPartition, keyHash, keyText, partitionOf } from "./keys.js";
 import { Report } from "./report.js";
 import type { CacheRequest } from "./types.js";
 
@@ -44,9 +44,26 @@ export interface CacheInitOptions {
 export interface ImportOptions {
   /** Request settings the imported entries answer for (e.g. `{ model: "gpt-4o" }`); none by default. */
   partition?: Record<string, unknown>;
+  /**
+   * Each entry's stored partition as `semcache export` wrote it (the opaque hash; "" or undefined for none):
+   * an entry with one is restored into it, so it answers the same requests as before; `partition` applies
+   * to the others.
+   */
+  storedPartitions?: ReadonlyArray<string | undefined>;
 }
 
 const IMPORT_EMBED_BATCH = 64;
+
+function checkStoredPartitions(partitions: ReadonlyArray<string | undefined>, entries: number): void {
+  if (!Array.isArray(partitions) || partitions.length !== entries) {
+    throw new ValidationError("storedPartitions must be a list as long as questions.");
+  }
+  partitions.forEach((partition, i) => {
+    if (partition !== undefined && !isPartition(partition)) {
+      throw new ValidationError(`storedPartitions[${i}] is not a partition from an export (16 characters of A-Z a-z 0-9 _ -).`);
+    }
+  });
+}
 
 /** A cache object with pluggable components (GPTCache's Cache). */
 export class Cache {
@@ -125,13 +142,16 @@ export class Cache {
       if (typeof q !== "string" || q.length === 0) throw new ValidationError(`questions[${i}] must be a non-empty string.`);
       if (typeof answers[i] !== "string" || answers[i].length === 0) throw new ValidationError(`answers[${i}] must be a non-empty string.`);
     });
-    const partition = partitionOf(options.partition ?? {}, this.config.partitionKeys);
+    const { storedPartitions } = options;
+    if (storedPartitions !== undefined) checkStoredPartitions(storedPartitions, questions.length);
+    const shared = partitionOf(options.partition ?? {}, this.config.partitionKeys);
+    const partitionAt = (i: number) => storedPartitions?.[i] || shared;
     const embeddings = await this.embedAll(questions);
     return this.dataManager.save(
       questions.map((question, i) => ({
         question,
-        keyHash: keyHash(partition, keyText(question)),
-        partition,
+        keyHash: keyHash(partitionAt(i), keyText(question)),
+        partition: partitionAt(i),
         answer: answers[i],
         embedding: embeddings[i],
         session: sessionIds?.[i],

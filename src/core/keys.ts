@@ -23,6 +23,15 @@ export function partitionOf(request: Readonly<Record<string, unknown>>, keys: re
   return canonical === "" ? "" : digest("sha1", canonical, "base64url").slice(0, 16);
 }
 
+/** What `partitionOf` makes, as a JSON-schema pattern: 16 base64url characters. */
+export const PARTITION_PATTERN = "^[A-Za-z0-9_-]{16}$";
+const PARTITION = new RegExp(PARTITION_PATTERN);
+
+/** A partition hash as `partitionOf` makes it (and `semcache export` writes it); "" is the default partition. */
+export function isPartition(value: unknown): value is string {
+  return value === "" || (typeof value === "string" && PARTITION.test(value));
+}
+
 /** The text form of a key: the string itself, or a content hash for bytes. */
 export function keyText(key: string | Uint8Array): string {
   return typeof key === "string" ? key : `sha256:${digest("sha256", key, "hex")}`;

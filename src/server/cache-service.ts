@@ -14,6 +14,11 @@ import { ensureNamespaceKey, namespaceFields } from "./server-cache.js";
 export interface QuestionAnswer {
   question: string;
   answer: string;
+  /**
+   * The entry's partition as `semcache export` wrote it: restored as is, so the entry answers the same
+   * namespace, model and settings as before. Only without a namespace (it names one already).
+   */
+  partition?: string;
 }
 
 /** One exported entry (a line of `semcache export`, and what `semcache import` reads back). */
@@ -78,11 +83,15 @@ export class CacheService {
   /** Stores pairs in one transaction (batch embedded); returns how many. */
   async importPairs(pairs: readonly QuestionAnswer[], namespace?: string): Promise<number> {
     if (!Array.isArray(pairs)) throw new ValidationError("pairs must be a list of { question, answer }.");
+    const restoring = pairs.some((pair) => pair?.partition);
+    if (restoring && namespace !== undefined) {
+      throw new ValidationError("Pairs with a partition from an export are restored into it (it names its namespace): import them without a namespace.");
+    }
     const ids = await this.cache.importData(
       pairs.map((pair) => pair?.question),
       pairs.map((pair) => pair?.answer),
       undefined,
-      { partition: namespaceFields(namespace) },
+      { partition: namespaceFields(namespace), storedPartitions: restoring ? pairs.map((pair) => pair.partition) : undefined },
     );
     return ids.length;
   }

@@ -57,6 +57,27 @@ describe("simple API on a plain cache.init()", () => {
     expect(await c.dataManager.listSessions("s1")).toHaveLength(1);
   });
 
+  it("importData restores stored partitions as exported, per entry, and rejects ones no export writes", async () => {
+    const source = await new Cache().init();
+    await source.importData(["q"], ["for gpt"], undefined, { partition: { model: "gpt" } });
+    const records = [];
+    for await (const record of source.dataManager.scalar.iterate()) records.push(record);
+    const [record] = records;
+    expect(record.partition).toMatch(/^[A-Za-z0-9_-]{16}$/);
+
+    const target = await new Cache().init();
+    await target.importData(["q", "q"], ["for gpt", "for any model"], undefined, { storedPartitions: [record.partition, undefined] });
+    expect(await get("q", { cacheObj: target, partition: { model: "gpt" } })).toBe("for gpt");
+    expect(await get("q", { cacheObj: target })).toBe("for any model");
+
+    const stored = (partitions: unknown[]) =>
+      target.importData(["x"], ["y"], undefined, { storedPartitions: partitions as string[] });
+    await expect(stored(["not a partition"])).rejects.toThrow(/storedPartitions\[0\] is not a partition from an export/);
+    await expect(stored([7])).rejects.toBeInstanceOf(ValidationError);
+    await expect(stored([record.partition, record.partition])).rejects.toThrow(/as long as questions/);
+    expect(await target.dataManager.count()).toBe(2);
+  });
+
   it("importData batch-embeds, writes one transaction, and a too-long value writes nothing", async () => {
     const dir = tempDir();
     const embedding = new BagOfWordsEmbedding();

@@ -52,7 +52,7 @@ describe("semcache import, export and stats", () => {
 
     const stats = await runCli(["stats", "-f", config]);
     expect(stats.stdout).toMatch(/^entries +3$/m);
-    // An export reads back as an import (its extra fields are ignored), into another store.
+    // An export reads back as an import (create_on and hit_count start afresh), into another store.
     const other = file("other.yaml", `embedding: string\nstorage_config:\n  data_dir: ${join(dir.path, "other")}\n`);
     expect((await runCli(["import", out, "-f", other])).stdout).toMatch(/imported 3 pairs/);
   }, 60_000);
@@ -71,6 +71,29 @@ describe("semcache import, export and stats", () => {
       team.close();
       shared.close();
     }
+  }, 60_000);
+
+  it("an export imported into another store keeps each entry's namespace; image entries are skipped", async () => {
+    const pairs = file("pairs.jsonl", JSON.stringify({ question: "ping", answer: "team pong" }));
+    expect((await runCli(["import", pairs, "-f", config, "--namespace", "team"])).code).toBe(0);
+    const out = join(dir.path, "out.jsonl");
+    expect((await runCli(["export", "-f", config, "--out", out])).code).toBe(0);
+    const [line] = readFileSync(out, "utf8").trim().split("\n").map((text) => JSON.parse(text));
+    expect(line.partition).toMatch(/^[A-Za-z0-9_-]{16}$/);
+    const image = { question: "a red bicycle", answer: "objects/1f2e.png", answer_type: "image_url", create_on: 1, hit_count: 0 };
+    writeFileSync(out, `${readFileSync(out, "utf8")}${JSON.stringify(image)}\n${JSON.stringify({ question: "shared", answer: "for all" })}\n`);
+
+    const other = file("other.yaml", `embedding: string\nstorage_config:\n  data_dir: ${join(dir.path, "other")}\n`);
+    const refused = await runCli(["import", out, "-f", other, "--namespace", "team"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/holds exported partitions.*without --namespace/);
+    const imported = await runCli(["import", out, "-f", other]);
+    expect(imported.stdout).toBe(`imported 2 pairs from ${out}; skipped 1 with a non-text answer (an export holds no image files)\n`);
+    const again = (await runCli(["export", "-f", other])).stdout.trim().split("\n").map((text) => JSON.parse(text));
+    expect(again.map(({ question, answer, partition }) => ({ question, answer, partition }))).toEqual([
+      { question: "ping", answer: "team pong", partition: line.partition },
+      { question: "shared", answer: "for all", partition: undefined },
+    ]);
   }, 60_000);
 
   it("talks to a running server with --url and --key", async () => {
@@ -101,6 +124,8 @@ describe("semcache import, export and stats", () => {
     ["a line that is not JSON", () => file("bad.jsonl", '{"question": "a", "answer": "b"}\n{oops\n'), /line 2 is not valid JSON/],
     ["a pair without an answer", () => file("half.jsonl", '{"question": "a"}\n'), /line 1 is not \{ question, answer \}/],
     ["an empty file", () => file("empty.jsonl", "\n"), /has no pairs/],
+    ["a partition no export writes", () => file("part.jsonl", '{"question": "a", "answer": "b", "partition": "team"}\n'), /line 1 has a "partition" that no export writes/],
+    ["only image entries", () => file("images.jsonl", '{"question": "a", "answer": "k.png", "answer_type": "image_url"}\n'), /has no pairs with a text answer \(1 non-text skipped\)/],
   ])("import exits 2 with a message on %s, storing nothing", async (_name, path, message) => {
     const result = await runCli(["import", path(), "-f", config]);
     expect(result.code).toBe(2);

@@ -95,6 +95,31 @@ describe("API keys and namespaces", () => {
     expect((await server.post("/clear", undefined, bearer("admin-key"))).statusCode).toBe(200);
   });
 
+  it("restores exported partitions through /import for an admin key bound to no namespace only", async () => {
+    server = await exactApp({ settings: KEYS, env });
+    await server.post("/put", { prompt: "p", answer: "tenant a's answer" }, bearer("tenant-a-key"));
+    const exportAll = async () => (await server.call({ method: "GET", url: "/export", headers: bearer("admin-key") })).body;
+    const [line] = (await exportAll()).trim().split("\n").map((text) => JSON.parse(text));
+    expect(line.partition).toMatch(/^[A-Za-z0-9_-]{16}$/);
+    await server.post("/clear", undefined, bearer("admin-key"));
+
+    const restore = (key: string, partition = line.partition) =>
+      server.post("/import", { pairs: [{ question: "p", answer: line.answer, partition }] }, bearer(key));
+    // A partition names its namespace: any other key could write into every namespace with one.
+    expectErrorBody((await restore("reader-key")).body, "SEMCACHE_FORBIDDEN");
+    expect((await restore("tenant-b-key")).statusCode).toBe(403);
+    const bound = await restore("from-the-environment"); // admin, but bound to tenant-a
+    expect(bound.statusCode).toBe(400);
+    expect(bound.json().error.message).toMatch(/without a namespace/);
+    expect((await restore("admin-key", "not-a-partition")).statusCode).toBe(400);
+    expect(await exportAll()).toBe("");
+
+    expect((await restore("admin-key")).json()).toEqual({ imported: 1 });
+    expect((await server.post("/get", { prompt: "p" }, bearer("tenant-a-key"))).json().answer).toBe("tenant a's answer");
+    expect((await server.post("/get", { prompt: "p" }, bearer("tenant-b-key"))).json().answer).toBeNull();
+    expect(JSON.parse(await exportAll())).toEqual({ ...line, create_on: expect.any(Number), hit_count: expect.any(Number) });
+  });
+
   it("lets callers pick only the listed namespaces when server.namespaces is set", async () => {
     server = await exactApp({ settings: { namespaces: ["red", "blue"] } });
     expect((await server.post("/put", { prompt: "p", answer: "a" }, { "x-semcache-namespace": "red" })).statusCode).toBe(200);

@@ -5,7 +5,8 @@
 import { Readable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import type { QuestionAnswer } from "../cache-service.js";
-import { errorSchema } from "../errors.js";
+import { PARTITION_PATTERN } from "../../core/keys.js";
+import { errorSchema, HttpProblem } from "../errors.js";
 
 const text = { type: "string", minLength: 1 } as const;
 const ok = { type: "object", required: ["ok"], properties: { ok: { type: "boolean", const: true } } } as const;
@@ -102,7 +103,9 @@ export function cacheRoutes(app: FastifyInstance): void {
       config: { access: "write" },
       schema: {
         summary: "Store many question/answer pairs at once",
-        description: "Embedded in batches and written in one transaction: a too-long value writes nothing (413).",
+        description:
+          "Embedded in batches and written in one transaction: a too-long value writes nothing (413). A pair's `partition` (from " +
+          "/export) restores it into that partition, which names its own namespace: admin only, without a namespace.",
         tags: ["cache"],
         security,
         body: {
@@ -113,14 +116,26 @@ export function cacheRoutes(app: FastifyInstance): void {
             pairs: {
               type: "array",
               minItems: 1,
-              items: { type: "object", required: ["question", "answer"], additionalProperties: false, properties: { question: text, answer: text } },
+              items: {
+                type: "object",
+                required: ["question", "answer"],
+                additionalProperties: false,
+                properties: { question: text, answer: text, partition: { type: "string", pattern: PARTITION_PATTERN } },
+              },
             },
           },
         },
         response: { 200: { type: "object", required: ["imported"], properties: { imported: { type: "integer" } } }, ...errorResponses },
       },
     },
-    async (request) => ({ imported: await service.importPairs(request.body.pairs, request.caller.namespace) }),
+    async (request) => {
+      const { pairs } = request.body;
+      // A partition names a namespace: restoring one is writing into any namespace.
+      if (!request.caller.admin && pairs.some((pair) => pair.partition)) {
+        throw new HttpProblem("SEMCACHE_FORBIDDEN", "Restoring exported partitions takes an admin key.");
+      }
+      return { imported: await service.importPairs(pairs, request.caller.namespace) };
+    },
   );
 
   app.get(
