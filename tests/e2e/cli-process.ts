@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const CLI = fileURLToPath(new URL("../../src/cli/index.ts", import.meta.url));
 
-/** A `semcache` process started from the sources, its output collected. */
+/** A `semcache` process, its output collected. */
 export interface CliProcess {
   child: ChildProcess;
   stdout(): string;
@@ -13,8 +13,14 @@ export interface CliProcess {
   exited: Promise<number | string>;
 }
 
+/** `semcache` started from the sources. */
 export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): CliProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", CLI, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+  return startProcess(process.execPath, ["--import", "tsx", CLI, ...args], ROOT, env);
+}
+
+/** Any command, its output collected. */
+export function startProcess(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): CliProcess {
+  const child = spawn(command, args, { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
   let stdout = "";
   let stderr = "";
   child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -33,7 +39,12 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promi
 /** `semcache serve -p 0 ...`: resolves with the base URL it printed once listening. */
 export async function startServer(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliProcess & { url: string }> {
   const cli = startCli(["serve", "-p", "0", "--log-level", "warn", ...args], env);
-  const url = await new Promise<string>((resolve, reject) => {
+  return { ...cli, url: await listeningUrl(cli) };
+}
+
+/** The base URL a starting `semcache serve` prints once it listens; rejects if it exits first. */
+export function listeningUrl(cli: CliProcess): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
     const check = () => {
       const match = /semcache listening on (http:\/\/\S+)/.exec(cli.stdout());
       if (match) resolve(match[1]);
@@ -41,5 +52,4 @@ export async function startServer(args: string[], env: NodeJS.ProcessEnv = {}): 
     cli.child.stdout?.on("data", check);
     void cli.exited.then((code) => reject(new Error(`semcache serve exited (${code}) before listening: ${cli.stderr()}`)));
   });
-  return { ...cli, url };
 }
