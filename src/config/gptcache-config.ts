@@ -24,7 +24,7 @@ import { readServerSection, type ServerSection } from "../server/server-config.j
 export interface GptCacheConfig {
   /** Embedding kind: "use" (default), "wink", or "string" (exact match). */
   embedding: string;
-  embeddingConfig: { batchSize?: number };
+  embeddingConfig: { batchSize?: number; worker?: boolean };
   storage: {
     dataDir?: string;
     manager?: string;
@@ -304,7 +304,7 @@ export function loadGptCacheConfig(yamlText: string, env: NodeJS.ProcessEnv = pr
   const root = new Section(document ?? {}, "");
   const embedding = root.string("embedding", EMBEDDINGS) ?? root.string("model_source", EMBEDDINGS) ?? "use";
   const embeddingSection = root.section("embedding_config") ?? root.section("model_config");
-  const embeddingConfig = { batchSize: embeddingSection?.positiveInteger("batch_size") };
+  const embeddingConfig = { batchSize: embeddingSection?.positiveInteger("batch_size"), worker: embeddingSection?.boolean("worker") };
   embeddingSection?.done();
 
   const storageSection = root.section("storage_config");
@@ -387,9 +387,10 @@ export function similarCacheOptionsFromConfig(config: GptCacheConfig): SimilarCa
     ? new StringEmbedding()
     : config.embedding === "wink"
       ? new WinkEmbeddings()
-      : new UniversalSentenceEncoderEmbeddings({ batchSize: config.embeddingConfig.batchSize });
-  if (config.embedding !== "use" && !config.embedding.startsWith("universal") && config.embeddingConfig.batchSize !== undefined) {
-    throw new ValidationError(`embedding_config.batch_size applies to the "use" embedding only.`);
+      : new UniversalSentenceEncoderEmbeddings({ batchSize: config.embeddingConfig.batchSize, worker: config.embeddingConfig.worker ?? true });
+  const { batchSize, worker } = config.embeddingConfig;
+  if (config.embedding !== "use" && !config.embedding.startsWith("universal") && (batchSize !== undefined || worker !== undefined)) {
+    throw new ValidationError(`embedding_config.${batchSize !== undefined ? "batch_size" : "worker"} applies to the "use" embedding only.`);
   }
   const { storage } = config;
   return {

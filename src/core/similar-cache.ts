@@ -76,7 +76,8 @@ export async function initSimilarCache(options: SimilarCacheOptions = {}): Promi
     throw new ValidationError("initSimilarCache: `threshold` must be a number in [0, 1].");
   }
   const target = options.cache ?? globalCache;
-  const embedding = options.embedding ?? new UniversalSentenceEncoderEmbeddings();
+  // On a worker thread: embedding a miss must not stall the hits being answered meanwhile.
+  const embedding = options.embedding ?? new UniversalSentenceEncoderEmbeddings({ worker: true });
   const known = (embedding as { dimension?: unknown }).dimension;
   const embeddingFunc = toEmbeddingFunction(embedding, { dimension: typeof known === "number" && known > 0 ? known : undefined });
   // Learns an unknown dimension with one probe, so the index is created at the right size.

@@ -1,5 +1,6 @@
 import { Embeddings, type EmbeddingsParams } from "@langchain/core/embeddings";
 import { EmbeddingError, ValidationError, importOptional } from "../core/errors.js";
+import { useWorker } from "./use-worker.js";
 
 /** The part of @energetic-ai/embeddings' model this class uses. */
 interface UseModel {
@@ -14,6 +15,13 @@ interface EnergeticEmbeddings {
 export interface UniversalSentenceEncoderParams extends EmbeddingsParams {
   /** Texts per model call. Default 64 (throughput is flat from 32 to 128: MEASURED.md). */
   batchSize?: number;
+  /**
+   * Runs the model on a worker thread (one per process, shared by every instance that asks for it), so the
+   * event loop keeps serving while texts are embedded: in process, TF.js blocks it ~18 ms a text and
+   * hundreds of ms a batch. Vectors are the same. Default false; `initSimilarCache`'s default embedding and
+   * `semcache serve` turn it on.
+   */
+  worker?: boolean;
 }
 
 /** Counters of what the model has run, so batching can be observed. */
@@ -69,20 +77,24 @@ interface Pending {
 export class UniversalSentenceEncoderEmbeddings extends Embeddings {
   readonly dimension = 512;
   readonly batchSize: number;
+  readonly worker: boolean;
   readonly stats: UseStats = { batches: 0, texts: 0 };
   #queue: Pending[] = [];
   #running = false;
 
   constructor(params: UniversalSentenceEncoderParams = {}) {
     super(params);
-    const { batchSize = DEFAULT_BATCH } = params;
+    const { batchSize = DEFAULT_BATCH, worker = false } = params;
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new ValidationError(`${FEATURE}: \`batchSize\` must be a positive integer.`);
+    if (typeof worker !== "boolean") throw new ValidationError(`${FEATURE}: \`worker\` must be a boolean.`);
     this.batchSize = batchSize;
+    this.worker = worker;
   }
 
   /** Loads the shared model now instead of on the first embedding. */
   async init(): Promise<void> {
-    await loadModel();
+    if (this.worker) await useWorker(FEATURE).ready();
+    else await loadModel();
   }
 
   async embedQuery(text: string): Promise<number[]> {
@@ -92,9 +104,13 @@ export class UniversalSentenceEncoderEmbeddings extends Embeddings {
 
   async embedDocuments(texts: string[]): Promise<number[][]> {
     if (!Array.isArray(texts)) throw new ValidationError(`${FEATURE}.embedDocuments takes a list of strings.`);
-    const model = await loadModel();
     texts.forEach((text, i) => {
       if (typeof text !== "string") throw new ValidationError(`${FEATURE}: texts[${i}] is ${typeof text}, not a string.`);
+    });
+    if (texts.length === 0) return [];
+    if (this.worker) return useWorker(FEATURE).embed(texts, this.batchSize, this.stats);
+    const model = await loadModel();
+    texts.forEach((text, i) => {
       if (model.tokenizer.encode(text).length === 0) throw new ValidationError(`${FEATURE}: texts[${i}] has no words to embed.`);
     });
     const vectors = texts.map((text) => new Promise<number[]>((resolve, reject) => this.#queue.push({ text, resolve, reject })));

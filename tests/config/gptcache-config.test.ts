@@ -59,7 +59,7 @@ describe("loadGptCacheConfig", () => {
   it("reads GPTCache's keys into this package's terms", () => {
     const config = loadGptCacheConfig(FULL);
     expect(config.embedding).toBe("use");
-    expect(config.embeddingConfig).toEqual({ batchSize: 32 });
+    expect(config.embeddingConfig).toEqual({ batchSize: 32, worker: undefined });
     expect(config.storage).toEqual({
       dataDir: "my_cache",
       manager: "sqlite,hnswlib",
@@ -178,6 +178,10 @@ describe("similarCacheOptionsFromConfig", () => {
     const options = similarCacheOptionsFromConfig(loadGptCacheConfig(FULL));
     expect(options.embedding).toBeInstanceOf(UniversalSentenceEncoderEmbeddings);
     expect((options.embedding as UniversalSentenceEncoderEmbeddings).batchSize).toBe(32);
+    // A config file runs the model on a worker thread unless it says otherwise.
+    expect((options.embedding as UniversalSentenceEncoderEmbeddings).worker).toBe(true);
+    const inProcess = similarCacheOptionsFromConfig(loadGptCacheConfig("embedding_config:\n  worker: false"));
+    expect((inProcess.embedding as UniversalSentenceEncoderEmbeddings).worker).toBe(false);
     expect(options.evaluation).toBeInstanceOf(DistanceEvaluation);
     expect(options.preEmbeddingFunc).toBe(getPrompt);
     expect(options.postProcessMessagesFunc).toBe(first);
@@ -211,6 +215,10 @@ describe("similarCacheOptionsFromConfig", () => {
     expect(() => similarCacheOptionsFromConfig(loadGptCacheConfig("embedding: wink\nembedding_config:\n  batch_size: 8"))).toThrow(
       "embedding_config.batch_size applies to the \"use\" embedding only",
     );
+    expect(() => similarCacheOptionsFromConfig(loadGptCacheConfig("embedding: string\nembedding_config:\n  worker: true"))).toThrow(
+      "embedding_config.worker applies to the \"use\" embedding only",
+    );
+    expect(() => loadGptCacheConfig("embedding_config:\n  worker: sometimes")).toThrow(/embedding_config\.worker/);
   });
 });
 

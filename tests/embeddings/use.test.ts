@@ -5,13 +5,18 @@ import { toEmbeddingFunction } from "../../src/embeddings/resolve.js";
 import { UniversalSentenceEncoderEmbeddings } from "../../src/embeddings/use.js";
 import { testEmbeddingFunction } from "../../src/testing/embedding-contract.js";
 
-testEmbeddingFunction({
-  name: "UniversalSentenceEncoderEmbeddings via toEmbeddingFunction",
-  create: () => toEmbeddingFunction(new UniversalSentenceEncoderEmbeddings()),
-});
+for (const worker of [false, true]) {
+  testEmbeddingFunction({
+    name: `UniversalSentenceEncoderEmbeddings via toEmbeddingFunction${worker ? " (worker thread)" : ""}`,
+    create: () => toEmbeddingFunction(new UniversalSentenceEncoderEmbeddings({ worker })),
+  });
+}
 
-describe("UniversalSentenceEncoderEmbeddings", () => {
-  const model = new UniversalSentenceEncoderEmbeddings();
+describe.each([
+  ["in process", false],
+  ["on a worker thread", true],
+])("UniversalSentenceEncoderEmbeddings %s", (_where, worker) => {
+  const model = new UniversalSentenceEncoderEmbeddings({ worker });
 
   it("is a LangChain Embeddings with 512-d unit vectors", async () => {
     expect(model).toBeInstanceOf(Embeddings);
@@ -32,7 +37,7 @@ describe("UniversalSentenceEncoderEmbeddings", () => {
   });
 
   it("coalesces concurrent embedQuery calls into one model call", async () => {
-    const fresh = new UniversalSentenceEncoderEmbeddings();
+    const fresh = new UniversalSentenceEncoderEmbeddings({ worker });
     const texts = ["one question", "another question", "a third question", "a fourth one"];
     const vectors = await Promise.all(texts.map((text) => fresh.embedQuery(text)));
     expect(vectors).toHaveLength(4);
@@ -40,7 +45,7 @@ describe("UniversalSentenceEncoderEmbeddings", () => {
   });
 
   it("splits large inputs into batches of batchSize, in order", async () => {
-    const fresh = new UniversalSentenceEncoderEmbeddings({ batchSize: 2 });
+    const fresh = new UniversalSentenceEncoderEmbeddings({ batchSize: 2, worker });
     const texts = ["alpha question", "beta question", "gamma question", "delta question", "epsilon question"];
     const vectors = await fresh.embedDocuments(texts);
     expect(fresh.stats).toEqual({ batches: 3, texts: 5 });
@@ -49,7 +54,7 @@ describe("UniversalSentenceEncoderEmbeddings", () => {
   });
 
   it("refuses text without words, without failing its batch mates", async () => {
-    const fresh = new UniversalSentenceEncoderEmbeddings();
+    const fresh = new UniversalSentenceEncoderEmbeddings({ worker });
     const [good, blank] = await Promise.allSettled([fresh.embedQuery("a real question"), fresh.embedQuery("")]);
     expect(good.status).toBe("fulfilled");
     expect(blank.status).toBe("rejected");
@@ -57,7 +62,40 @@ describe("UniversalSentenceEncoderEmbeddings", () => {
     await expect(fresh.embedDocuments(["fine", ""])).rejects.toThrow(/texts\[1\] has no words/);
   });
 
-  it("refuses a bad batchSize", () => {
-    expect(() => new UniversalSentenceEncoderEmbeddings({ batchSize: 0 })).toThrow(ValidationError);
+  it("refuses a bad batchSize and non-strings; an empty list embeds to nothing", async () => {
+    expect(() => new UniversalSentenceEncoderEmbeddings({ batchSize: 0, worker })).toThrow(ValidationError);
+    await expect(model.embedDocuments([7 as unknown as string])).rejects.toThrow(/texts\[0\] is number, not a string/);
+    await expect(model.embedDocuments([])).resolves.toEqual([]);
+  });
+});
+
+describe("UniversalSentenceEncoderEmbeddings on a worker thread", () => {
+  it("gives the vectors the model gives in process", async () => {
+    const texts = ["How do I reset my password?", "What is the boiling point of water?"];
+    const [inProcess, inWorker] = await Promise.all([
+      new UniversalSentenceEncoderEmbeddings().embedDocuments(texts),
+      new UniversalSentenceEncoderEmbeddings({ worker: true }).embedDocuments(texts),
+    ]);
+    inWorker.forEach((vector, i) => expect(cosineSimilarity(Float32Array.from(vector), Float32Array.from(inProcess[i]))).toBeGreaterThan(0.9999));
+  });
+
+  it("keeps the event loop turning while it embeds, which the model in process blocks", async () => {
+    const texts = Array.from({ length: 128 }, (_, i) => `question number ${i} about the history of bridges and comets`);
+    const ticksDuring = async (embeddings: UniversalSentenceEncoderEmbeddings) => {
+      await embeddings.init();
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 5);
+      await embeddings.embedDocuments(texts);
+      clearInterval(timer);
+      return ticks;
+    };
+    const blocked = await ticksDuring(new UniversalSentenceEncoderEmbeddings());
+    const free = await ticksDuring(new UniversalSentenceEncoderEmbeddings({ worker: true }));
+    expect(free).toBeGreaterThanOrEqual(10);
+    expect(free).toBeGreaterThan(4 * blocked);
+  });
+
+  it("refuses a non-boolean worker option", () => {
+    expect(() => new UniversalSentenceEncoderEmbeddings({ worker: "yes" as unknown as boolean })).toThrow(/`worker` must be a boolean/);
   });
 });

