@@ -7,14 +7,13 @@
  *   npm run bench:server                                   # 5 rounds of 10 s per target, ~6 minutes
  *   npm run bench:server -- --duration 5 --rounds 1        # a quick look (does not write the docs)
  */
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import autocannon from "autocannon";
 import { parseArgs } from "./lib/args.js";
+import { writeGeneratedBlock } from "./lib/docs.js";
+import { load, startTarget, type Load, type RunningTarget } from "./lib/http-load.js";
 import { count, environment, RESULTS_DIR, table, writeJson } from "./lib/output.js";
 import { benchPrompt } from "./lib/server-target.js";
 
@@ -24,7 +23,6 @@ const rounds = args.number("rounds", 5);
 const connections = args.number("connections", 8);
 const entries = args.number("entries", 1000);
 const quick = duration < 10 || rounds < 5;
-const TARGET = fileURLToPath(new URL("./lib/server-target.ts", import.meta.url));
 const DOC = new URL("../docs/benchmarks.md", import.meta.url);
 const BEGIN = "<!-- server:begin (bench/server.ts writes this section) -->";
 const END = "<!-- server:end -->";
@@ -52,74 +50,25 @@ interface Measure {
 }
 
 /** Starts a target process and resolves with its URL and a stop function. */
-async function startTarget(target: Target, dir: string): Promise<{ url: string; stop(): Promise<void> }> {
+function startServer(target: Target, dir: string): Promise<RunningTarget> {
   const stub = "stub" in target ? ["--stub", target.stub] : [];
-  const child = spawn(process.execPath, ["--import", "tsx", TARGET, "--kind", target.kind, "--dir", dir, "--entries", String(entries), ...stub], { stdio: ["ignore", "pipe", "inherit"] });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const lines = createInterface({ input: child.stdout });
-  const first = await new Promise<string>((resolve, reject) => {
-    lines.once("line", resolve);
-    child.once("exit", (code) => reject(new Error(`bench target ${target.name} exited with ${code} before listening`)));
-  });
-  const { url } = JSON.parse(first) as { url: string };
-  return {
-    url,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
+  return startTarget(target.name, ["--kind", target.kind, "--dir", dir, "--entries", String(entries), ...stub]);
 }
 
-/** Milliseconds at quantile q (0..1) of ascending-sorted times, nearest rank. */
-function quantile(sorted: Float64Array, q: number): number {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : Number.NaN;
-}
-
-interface Load {
-  result: autocannon.Result;
-  p50: number;
-  p99: number;
-}
-
-/**
- * Runs the load and takes latency from each 2xx response's own time: autocannon's histogram floors to whole
- * milliseconds, too coarse for a 2x comparison near 1 ms.
- */
-async function load(url: string, seconds: number): Promise<Load> {
+/** Exact hits only: the load cycles over the stored prompts. */
+function hitLoad(url: string, seconds: number): Promise<Load> {
   let next = 0;
-  const times: number[] = [];
-  const record = (_client: unknown, statusCode: number, _bytes: number, milliseconds: number) => {
-    if (statusCode >= 200 && statusCode <= 299) times.push(milliseconds);
-  };
-  const options: autocannon.Options = {
-    url,
-    connections,
-    duration: seconds,
-    requests: [
-      {
-        method: "POST",
-        path: "/get",
-        headers: { "content-type": "application/json" },
-        setupRequest: (request) => ({ ...request, body: JSON.stringify({ prompt: benchPrompt(next++ % entries) }) }),
-      },
-    ],
-  };
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    autocannon(options, (error, result) => (error ? reject(error as Error) : resolve(result))).on("response", record);
-  });
-  const sorted = Float64Array.from(times).sort();
-  return { result, p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99) };
+  return load(url, { seconds, connections, path: "/get", body: () => JSON.stringify({ prompt: benchPrompt(next++ % entries) }) });
 }
 
 async function measure(target: Target, round: number): Promise<Measure> {
   const dir = mkdtempSync(join(tmpdir(), "semcache-bench-server-"));
-  const running = await startTarget(target, dir);
+  const running = await startServer(target, dir);
   const { name } = target;
   try {
-    await load(running.url, 3); // warm-up: JIT, SQLite page cache, connections
+    await hitLoad(running.url, 3); // warm-up: JIT, SQLite page cache, connections
     const before = name === "bare" ? undefined : await stats(running.url);
-    const { result, p50, p99 } = await load(running.url, duration);
+    const { result, p50, p99 } = await hitLoad(running.url, duration);
     const after = name === "bare" ? undefined : await stats(running.url);
     const measured: Measure = {
       name,
@@ -191,8 +140,7 @@ const verdict =
   `Goal (default preset vs the bare route): throughput >= 60% -> ${(100 * throughputShare).toFixed(0)}% (${throughputShare >= 0.6 ? "met" : "NOT met"}); ` +
   `p99 under 2x -> ${p99Ratio.toFixed(2)}x (${p99Ratio < 2 ? "met" : "NOT met"}).`;
 const env = environment();
-const report = `${BEGIN}
-## HTTP server
+const report = `## HTTP server
 
 \`npm run bench:server\` on ${env.date.slice(0, 10)}, Node ${env.node}, ${env.platform}, ${cpus()[0]?.model.trim() ?? "unknown CPU"} (${cpus().length} cores; the
 load generator shares them with the server). autocannon, ${connections} connections, ${duration} s per target after a 3 s warm-up,
@@ -206,15 +154,12 @@ ${table(["target", "req/s (each round)", "p50 ms", "p99 ms", "throughput vs bare
 Latency is each 2xx response's own time as autocannon's clients measure it (send to last byte, microsecond resolution;
 autocannon's own histogram floors to whole milliseconds). When other work shares the machine, rounds differ widely (see the per-round figures): compare targets within one run only.
 
-${verdict}
-${END}`;
+${verdict}`;
 
 console.log(`\n${report}\n`);
 writeJson(join(RESULTS_DIR, quick ? "quick" : "", "server.json"), { env, duration, rounds, connections, entries, measures, summary });
 if (quick) console.log("a quick run: docs/benchmarks.md left as it is");
 else {
-  const doc = readFileSync(DOC, "utf8");
-  const at = doc.indexOf(BEGIN);
-  writeFileSync(DOC, at >= 0 ? doc.slice(0, at) + report + doc.slice(doc.indexOf(END) + END.length) : `${doc.trimEnd()}\n\n${report}\n`);
+  writeGeneratedBlock(fileURLToPath(DOC), report, { begin: BEGIN, end: END });
   console.log(`wrote ${fileURLToPath(DOC)}`);
 }

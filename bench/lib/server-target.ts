@@ -1,7 +1,8 @@
 /**
  * Child process of bench/server.ts: serves one target on a free loopback port and prints its URL as the first
  * stdout line. `--kind bare`: a bare Fastify POST /get returning a fixed body (the floor). `--kind semcache`:
- * buildServer over the offline semantic preset (USE + SQLite + hnswlib + guard) with `--entries` stored.
+ * buildServer over the offline semantic preset (USE + SQLite + hnswlib + guard) with `--entries` stored;
+ * `--kind semcache-in-process`: the same with the model on the event loop's thread instead of a worker.
  * `--kind exact`: buildServer over an exact-match SQLite store (no embedding model). `--stub touch,report`
  * turns the data manager's hit bookkeeping into no-ops (an ablation, as in bench/exact-store.ts). The semcache
  * targets run the built package (dist/).
@@ -37,9 +38,14 @@ async function target(kind: string, dir: string, entries: number, stubs: readonl
     app.post("/get", async () => BARE_ANSWER);
     return app;
   }
-  const { Cache, initSimilarCache, managerFactory, buildServer } = await builtPackage();
+  const { Cache, initSimilarCache, managerFactory, buildServer, UniversalSentenceEncoderEmbeddings, PrecisionGuardEvaluation } = await builtPackage();
   const cache = new Cache();
   if (kind === "semcache") await initSimilarCache({ cache, dataDir: dir });
+  else if (kind === "semcache-in-process") {
+    // The preset as it was before its model moved to a worker thread.
+    const embedding = new UniversalSentenceEncoderEmbeddings({ worker: false });
+    await initSimilarCache({ cache, dataDir: dir, embedding, evaluation: new PrecisionGuardEvaluation() });
+  }
   else if (kind === "exact") await cache.init({ dataManager: managerFactory("sqlite", { dataDir: dir }) });
   else throw new Error(`unknown --kind ${kind}`);
   const prompts = Array.from({ length: entries }, (_, i) => benchPrompt(i));
