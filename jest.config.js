@@ -6,7 +6,8 @@ export default {
     "^.+\\.ts$": [
       "@swc/jest",
       {
-        jsc: { parser: { syntax: "typescript" }, target: "es2022" },
+        // Keeps `with { type: "json" }`: Jest deprecates JSON imports without it.
+        jsc: { parser: { syntax: "typescript" }, target: "es2022", experimental: { keepImportAttributes: true } },
         module: { type: "es6" },
       },
     ],

@@ -16,6 +16,8 @@ const { parentPort, workerData } = require("node:worker_threads");
 const exportsOf = (module) => module.default ?? module;
 const DIMENSION = 512;
 const ready = exportsOf(require(workerData.embeddings)).initModel(exportsOf(require(workerData.weights)).modelSource);
+// A failed load is answered to each call below; unhandled, it would end the thread first.
+ready.catch(() => undefined);
 const queue = [];
 const calls = new Map();
 let running = false;

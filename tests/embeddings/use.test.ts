@@ -1,8 +1,10 @@
 import { Embeddings } from "@langchain/core/embeddings";
-import { ValidationError } from "../../src/core/errors.js";
+import type { Worker } from "node:worker_threads";
+import { EmbeddingError, ValidationError } from "../../src/core/errors.js";
 import { cosineSimilarity } from "../../src/core/vector-math.js";
 import { toEmbeddingFunction } from "../../src/embeddings/resolve.js";
 import { UniversalSentenceEncoderEmbeddings } from "../../src/embeddings/use.js";
+import { useWorker } from "../../src/embeddings/use-worker.js";
 import { testEmbeddingFunction } from "../../src/testing/embedding-contract.js";
 
 for (const worker of [false, true]) {
@@ -93,6 +95,18 @@ describe("UniversalSentenceEncoderEmbeddings on a worker thread", () => {
     const free = await ticksDuring(new UniversalSentenceEncoderEmbeddings({ worker: true }));
     expect(free).toBeGreaterThanOrEqual(10);
     expect(free).toBeGreaterThan(4 * blocked);
+  });
+
+  it("fails the calls in flight with an EmbeddingError when the thread dies, and starts a new one for the next", async () => {
+    const embeddings = new UniversalSentenceEncoderEmbeddings({ worker: true });
+    await embeddings.init();
+    const texts = Array.from({ length: 64 }, (_, i) => `question ${i} asked while the thread dies`);
+    const inFlight = embeddings.embedDocuments(texts);
+    // Reached past TypeScript's privacy: nothing public ends the shared thread, as a crash would.
+    await (useWorker("test") as unknown as { worker: Worker }).worker.terminate();
+    await expect(inFlight).rejects.toBeInstanceOf(EmbeddingError);
+    const vector = await embeddings.embedQuery("asked after the crash");
+    expect(vector).toHaveLength(512);
   });
 
   it("refuses a non-boolean worker option", () => {
