@@ -13,47 +13,16 @@
  */
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { answerableCount, isRight, loadQqp, qqpSplits, type QqpPair } from "../bench/quality/data.js";
+import { loadQqp, qqpSplits } from "../bench/quality/data.js";
 import { EmbeddingCache } from "../bench/quality/embedding-cache.js";
-import { topK } from "../bench/quality/neighbours.js";
-import { fitGuard, roundedModel, type GuardExample } from "../src/similarity/guard-fit.js";
+import { answerableInBlocks, candidates, TOP_K } from "../bench/quality/tune-candidates.js";
+import { fitGuard, roundedModel } from "../src/similarity/guard-fit.js";
 import type { GuardModel } from "../src/similarity/guard-model.js";
 import { parseArgs } from "../bench/lib/args.js";
 
 const args = parseArgs();
 
 const MODEL_FILE = fileURLToPath(new URL("../src/similarity/guard-model.json", import.meta.url));
-const TOP_K = 5;
-
-/** Per query (text_b), its nearest stored text_a among its block of `block` pairs, labelled, with both embeddings. */
-function candidates(pairs: readonly QqpPair[], vectors: EmbeddingCache, block: number): GuardExample[][] {
-  const groups: GuardExample[][] = [];
-  for (let start = 0; start < pairs.length; start += block) {
-    const segment = pairs.slice(start, start + block);
-    const stored = segment.map((p) => vectors.require(p.text_a));
-    const queries = segment.map((p) => vectors.require(p.text_b));
-    for (const [q, neighbours] of topK(stored, queries, TOP_K).entries()) {
-      groups.push(
-        neighbours.map(({ row, cosine }) => ({
-          query: segment[q].text_b,
-          stored: segment[row].text_a,
-          cosine,
-          label: isRight(segment[q], segment[row].text_a) ? 1 : 0,
-          queryEmbedding: queries[q],
-          storedEmbedding: stored[row],
-        })),
-      );
-    }
-  }
-  return groups;
-}
-
-/** Queries with a right answer in their own block. */
-function answerableInBlocks(pairs: readonly QqpPair[], block: number): number {
-  let count = 0;
-  for (let start = 0; start < pairs.length; start += block) count += answerableCount(pairs.slice(start, start + block));
-  return count;
-}
 
 const pairCount = args.number("pairs", 60_000);
 // On QQP's hard pairs; the tune holdout's 5,000-pair pools are easier than a full cache, so the report split

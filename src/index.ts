@@ -70,6 +70,8 @@ export {
   type GuardModel,
   type PrecisionGuardOptions,
 } from "./similarity/precision-guard.js";
+export { UnambiguousEvaluation, DEFAULT_AMBIGUITY_TEMPERATURE, type UnambiguousEvaluationOptions } from "./similarity/unambiguous.js";
+export { presetEvaluation, DEFAULT_PRESET_THRESHOLD } from "./similarity/preset.js";
 export * from "./processors/context/summarize.js";
 export * from "./processors/context/selective.js";
 export type * from "./similarity/types.js";

@@ -379,7 +379,7 @@ async function lookup(prepared: Prepared, surface: SurfaceBase): Promise<CacheHi
   try {
     const scored: Array<{ score: number; record: CacheRecord }> = [];
     const exact = await timed(cache, "data", () => cache.dataManager.findExact(key.hash));
-    if (exact) await judge(prepared, exact, 0, exact.embedding ?? key.text, scored);
+    if (exact && (await admissible(prepared, exact))) await judge(prepared, toCandidate(exact, 0), exact.embedding ?? key.text, scored);
     if (scored.length === 0) await searchAndJudge(prepared, exact?.id, scored);
     const hit = pick(prepared, scored);
     if (hit) return hit;
@@ -414,35 +414,40 @@ async function searchAndJudge(
       ),
     ),
   );
+  const visible = await Promise.all(records.map((record) => (record ? admissible(prepared, record) : false)));
+  const judged = records.flatMap((record, i) => (record && visible[i] ? [toCandidate(record, candidates[i].distance)] : []));
   await Promise.all(
-    records.map((record, i) => (record ? judge(prepared, record, candidates[i].distance, embedding, scored) : undefined)),
+    judged.map((candidate) => judge(prepared, candidate, embedding, scored, judged.filter((other) => other !== candidate))),
   );
 }
 
-/** Scores one candidate and keeps it when it passes the partition, session and threshold checks. */
+/** Whether this request may be answered from the record at all: its partition, age and session. */
+async function admissible(prepared: Prepared, record: CacheRecord): Promise<boolean> {
+  const { cache, session } = prepared;
+  if (record.partition !== prepared.partition) return false;
+  const maxAge = prepared.options.maxAgeSeconds;
+  if (maxAge !== undefined && Date.now() - record.createOn > maxAge * 1000) return false;
+  if (!session) return true;
+  const sessions = await cache.dataManager.sessionsOf(record.id);
+  return session.checkHit(session.name, sessions, record.question, record.answer);
+}
+
+type Candidate = EvaluationCandidate & { record: CacheRecord };
+
+function toCandidate(record: CacheRecord, distance: number): Candidate {
+  return { question: record.question, answer: record.answer, embedding: record.embedding, distance, createOn: record.createOn, record };
+}
+
+/** Scores one admissible candidate (against the others this lookup judges) and keeps it when it passes the threshold. */
 async function judge(
   prepared: Prepared,
-  record: CacheRecord,
-  distance: number,
+  candidate: Candidate,
   queryEmbedding: EmbeddingOutput,
   scored: Array<{ score: number; record: CacheRecord }>,
+  neighbours: readonly EvaluationCandidate[] = [],
 ): Promise<void> {
-  const { cache, session, context, key } = prepared;
-  if (record.partition !== prepared.partition || !key) return;
-  const maxAge = prepared.options.maxAgeSeconds;
-  if (maxAge !== undefined && Date.now() - record.createOn > maxAge * 1000) return;
-  if (session) {
-    const sessions = await cache.dataManager.sessionsOf(record.id);
-    if (!session.checkHit(session.name, sessions, record.question, record.answer)) return;
-  }
-  const candidate: EvaluationCandidate = {
-    question: record.question,
-    answer: record.answer,
-    embedding: record.embedding,
-    distance,
-    createOn: record.createOn,
-    record,
-  };
+  const { cache, context, key } = prepared;
+  if (!key) return;
   const source = { question: key.question, embedding: queryEmbedding };
   const evaluation = cache.similarityEvaluation;
   const raw = await timed(cache, "evaluation", async () =>
@@ -453,10 +458,11 @@ async function judge(
           search: (vector, topK) => cache.dataManager.search(vector, topK),
           // Lets an evaluation reuse the stored vectors when it embeds with the same function.
           embeddingFunc: context.embeddingFunc.fn ? undefined : cache.embeddingFunc,
+          neighbours,
         }),
   );
   const score = normalizeScore(evaluation, raw);
-  if (score >= cache.config.similarityThreshold) scored.push({ score, record });
+  if (score >= cache.config.similarityThreshold) scored.push({ score, record: candidate.record });
 }
 
 function pick(prepared: Prepared, scored: Array<{ score: number; record: CacheRecord }>): CacheHit | null {

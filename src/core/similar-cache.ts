@@ -5,6 +5,7 @@ import { managerFactory, type ScalarParams, type VectorParams } from "../manager
 import type { PostProcessFunc, PreEmbeddingFunc } from "../processors/types.js";
 import { DistanceEvaluation } from "../similarity/distance.js";
 import { DEFAULT_GUARD_THRESHOLD, PrecisionGuardEvaluation } from "../similarity/precision-guard.js";
+import { DEFAULT_PRESET_THRESHOLD, presetEvaluation } from "../similarity/preset.js";
 import type { SimilarityEvaluation } from "../similarity/types.js";
 import { cache as globalCache, type Cache } from "./cache.js";
 import { Config, type ConfigOptions } from "./config.js";
@@ -23,14 +24,16 @@ export interface SimilarCacheOptions {
   /** Key -> vector. Default the offline Universal Sentence Encoder (512-d). */
   embedding?: EmbeddingSource;
   /**
-   * Judges candidates. Default: with the default embedding, the precision guard (fitted on its cosines: it
-   * also refuses pairs that differ in a number, a name, a negation or an opposite action); with another
-   * embedding, DistanceEvaluation (cosine similarity).
+   * Judges candidates. Default: with the default embedding, `presetEvaluation()` (the precision guard, fitted
+   * on its cosines, which refuses pairs that differ in a number, a name, a negation or an opposite action,
+   * blended with the cosine and weighed down when another stored question with another answer is about as
+   * near); with another embedding, DistanceEvaluation (cosine similarity).
    */
   evaluation?: SimilarityEvaluation;
   /**
-   * Score a candidate needs to be a hit; overrides config.similarityThreshold. Default DEFAULT_GUARD_THRESHOLD
-   * with the precision guard, else DEFAULT_SIMILAR_THRESHOLD.
+   * Score a candidate needs to be a hit; overrides config.similarityThreshold. Default DEFAULT_PRESET_THRESHOLD
+   * with the preset's evaluation, DEFAULT_GUARD_THRESHOLD with a PrecisionGuardEvaluation, else
+   * DEFAULT_SIMILAR_THRESHOLD.
    */
   threshold?: number;
   /** Entries kept before eviction; unbounded by default. */
@@ -67,7 +70,7 @@ function configOf(config: Config | ConfigOptions | undefined, threshold: number 
 
 /**
  * The offline semantic cache in one call: the Universal Sentence Encoder, an SQLite file and an HNSW index
- * in `dataDir`, and the precision guard judging candidates. Entries survive restarts on the same dataDir.
+ * in `dataDir`, and `presetEvaluation()` judging candidates. Entries survive restarts on the same dataDir.
  */
 export async function initSimilarCache(options: SimilarCacheOptions = {}): Promise<Cache> {
   if (typeof options !== "object" || options === null) throw new ValidationError("initSimilarCache options must be an object.");
@@ -93,9 +96,10 @@ export async function initSimilarCache(options: SimilarCacheOptions = {}): Promi
     scalarParams: options.scalarParams,
     vectorParams: { ...options.vectorParams, dimension },
   });
-  // The guard's model was fitted on the default embedding's cosines, so it is the default only with it.
-  const evaluation = options.evaluation ?? (options.embedding === undefined ? new PrecisionGuardEvaluation() : new DistanceEvaluation());
-  const fallback = evaluation instanceof PrecisionGuardEvaluation ? DEFAULT_GUARD_THRESHOLD : DEFAULT_SIMILAR_THRESHOLD;
+  // The guard's model was fitted on the default embedding's cosines, so the preset judge is the default only with it.
+  const preset = options.evaluation === undefined && options.embedding === undefined;
+  const evaluation = options.evaluation ?? (preset ? presetEvaluation() : new DistanceEvaluation());
+  const fallback = preset ? DEFAULT_PRESET_THRESHOLD : evaluation instanceof PrecisionGuardEvaluation ? DEFAULT_GUARD_THRESHOLD : DEFAULT_SIMILAR_THRESHOLD;
   return target.init({
     embeddingFunc,
     dataManager,

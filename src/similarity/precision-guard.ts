@@ -1,7 +1,8 @@
 import { BaseSimilarityEvaluation } from "./base.js";
 import { DistanceEvaluation } from "./distance.js";
 import { guardFeatures } from "./guard-features.js";
-import { DimensionMismatchError } from "../core/errors.js";
+import { sameQuestionText } from "./text-equality.js";
+import { DimensionMismatchError, ValidationError } from "../core/errors.js";
 import { checkGuardModel, guardProbability, logisticProbability, sigmoid, standardise, type GuardModel } from "./guard-model.js";
 import { loadGuardNetwork, networkLogit, pairInputs, type LoadedGuardNetwork } from "./guard-network.js";
 import fittedModel from "./guard-model.json" with { type: "json" };
@@ -21,6 +22,12 @@ export const DEFAULT_GUARD_THRESHOLD = DEFAULT_GUARD_MODEL.fitted?.recommendedTh
 export interface PrecisionGuardOptions {
   /** A fitted model (scripts/fit-guard.ts); default the shipped one, fitted for the offline USE embedding. */
   model?: GuardModel;
+  /**
+   * Weight of the bare cosine similarity in the score, from 0 (the model's probability alone, the default)
+   * to 1. The model reads question style (it was fitted on Quora questions); the cosine carries over to other
+   * text. Vetoed pairs score 0 whatever the weight.
+   */
+  cosineWeight?: number;
 }
 
 /**
@@ -44,12 +51,18 @@ export class PrecisionGuardEvaluation extends BaseSimilarityEvaluation {
   }
 
   readonly model: GuardModel;
+  readonly cosineWeight: number;
   private readonly cosine = new DistanceEvaluation();
   private readonly network?: LoadedGuardNetwork;
 
   constructor(options: PrecisionGuardOptions = {}) {
     super(options);
     this.model = options.model ? checkGuardModel(options.model) : DEFAULT_GUARD_MODEL;
+    const { cosineWeight = 0 } = options;
+    if (typeof cosineWeight !== "number" || !(cosineWeight >= 0 && cosineWeight <= 1)) {
+      throw new ValidationError("PrecisionGuardEvaluation: `cosineWeight` must be a number from 0 to 1.");
+    }
+    this.cosineWeight = cosineWeight;
     this.network = this.model.network && loadGuardNetwork(this.model.network, this.model.features.length);
   }
 
@@ -58,9 +71,15 @@ export class PrecisionGuardEvaluation extends BaseSimilarityEvaluation {
   }
 
   evaluation(src: EvaluationSource, cached: EvaluationCandidate): number {
-    if (sameText(src.question, cached.question)) return 1;
-    const values = guardFeatures(this.model.features, this.cosine.evaluation(src, cached), src.question, cached.question);
+    if (sameQuestionText(src.question, cached.question)) return 1;
+    const cosine = this.cosine.evaluation(src, cached);
+    const values = guardFeatures(this.model.features, cosine, src.question, cached.question);
     if (this.model.vetoes.some((name) => values[this.model.features.indexOf(name)] === 1)) return 0;
+    return (1 - this.cosineWeight) * this.#probability(src, cached, values) + this.cosineWeight * cosine;
+  }
+
+  /** The model's probability that the two ask the same question. */
+  #probability(src: EvaluationSource, cached: EvaluationCandidate, values: number[]): number {
     const query = src.embedding;
     const stored = cached.embedding;
     if (!this.network || !(query instanceof Float32Array) || !(stored instanceof Float32Array)) return guardProbability(this.model, values);
@@ -75,10 +94,4 @@ export class PrecisionGuardEvaluation extends BaseSimilarityEvaluation {
     // of its recall). Their mean keeps most of both: docs/benchmarks.md, Quality.
     return (network + logisticProbability(this.model, standardised)) / 2;
   }
-}
-
-function sameText(a: string, b: string): boolean {
-  if (a === b) return true;
-  const normal = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim();
-  return normal(a) === normal(b);
 }

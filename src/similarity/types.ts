@@ -35,6 +35,11 @@ export interface EvaluationContext {
    * an evaluation that embeds with the same function reuses those vectors instead of embedding again.
    */
   embeddingFunc?: EmbeddingFunction;
+  /**
+   * The other candidates this lookup judges (same partition, unexpired, visible to the session), each with
+   * its search distance: an evaluation can tell a clear match from one about as near as another entry.
+   */
+  neighbours?: readonly EvaluationCandidate[];
 }
 
 /**

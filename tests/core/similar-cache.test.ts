@@ -1,4 +1,16 @@
-import { Cache, Config, DEFAULT_GUARD_THRESHOLD, DistanceEvaluation, ExactMatchEvaluation, PrecisionGuardEvaluation, ValidationError, get, put } from "../../src/index.js";
+import {
+  Cache,
+  Config,
+  DEFAULT_GUARD_THRESHOLD,
+  DEFAULT_PRESET_THRESHOLD,
+  DistanceEvaluation,
+  ExactMatchEvaluation,
+  PrecisionGuardEvaluation,
+  UnambiguousEvaluation,
+  ValidationError,
+  get,
+  put,
+} from "../../src/index.js";
 import { DEFAULT_SIMILAR_THRESHOLD, initSimilarCache } from "../../src/core/similar-cache.js";
 import { UniversalSentenceEncoderEmbeddings } from "../../src/embeddings/use.js";
 import { tempDir } from "../helpers/fixtures.js";
@@ -32,12 +44,20 @@ describe("initSimilarCache (offline semantic preset)", () => {
     const result = await initSimilarCache({ dataDir: dir.path });
     expect(result).toBe(cache);
     expect(result.embeddingFunc.dimension).toBe(512);
-    expect(result.similarityEvaluation).toBeInstanceOf(PrecisionGuardEvaluation);
-    expect(result.config.similarityThreshold).toBe(DEFAULT_GUARD_THRESHOLD);
+    expect(result.similarityEvaluation).toBeInstanceOf(UnambiguousEvaluation);
+    const judge = result.similarityEvaluation as UnambiguousEvaluation;
+    expect(judge.inner).toBeInstanceOf(PrecisionGuardEvaluation);
+    expect((judge.inner as PrecisionGuardEvaluation).cosineWeight).toBe(0.5);
+    expect(result.config.similarityThreshold).toBe(DEFAULT_PRESET_THRESHOLD);
     await put("How do I reset my password?", "Use the link on the sign-in page.");
     expect(await get("How can I reset my password?")).toBe("Use the link on the sign-in page.");
     expect(await get("How do I reset my router?")).toBeNull();
     await cache.close();
+
+    // The guard on its own keeps the threshold picked for it.
+    const guarded = await initSimilarCache({ cache: new Cache(), dataDir: dir.path, evaluation: new PrecisionGuardEvaluation() });
+    expect(guarded.config.similarityThreshold).toBe(DEFAULT_GUARD_THRESHOLD);
+    await guarded.close();
   });
 
   it("takes the threshold, evaluation and config it is given", async () => {

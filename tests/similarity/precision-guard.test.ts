@@ -4,6 +4,8 @@ import { guardFeatures, type GuardFeatureName } from "../../src/similarity/guard
 import { checkGuardModel, guardProbability, type GuardModel } from "../../src/similarity/guard-model.js";
 import { conflicts, hasOppositeAction, jaccard, oneSided, questionFacts, stem } from "../../src/similarity/guard-text.js";
 import { DEFAULT_GUARD_MODEL, DEFAULT_GUARD_THRESHOLD, PrecisionGuardEvaluation } from "../../src/similarity/precision-guard.js";
+import { DEFAULT_PRESET_THRESHOLD, presetEvaluation } from "../../src/similarity/preset.js";
+import type { SimilarityEvaluation } from "../../src/similarity/types.js";
 import { syntheticPair, testSimilarityEvaluation } from "../../src/testing/evaluation-contract.js";
 import { tempDir } from "../helpers/fixtures.js";
 
@@ -138,6 +140,20 @@ describe("guard features and model", () => {
     expect(judge("How do I learn Docker?", "How can I learn Docker?", 0.05)).toBeGreaterThan(judge("How do I learn Docker?", "How can I learn Docker?", 0.3));
   });
 
+  it("blends in the cosine by cosineWeight, and keeps vetoed pairs at 0", () => {
+    const pair = pair512("how do i bake sourdough bread at home", "how to bake sourdough bread at home");
+    const cosine = 1 - (pair.cached.distance ?? 1);
+    const alone = new PrecisionGuardEvaluation().evaluation(pair.src, pair.cached);
+    const blended = new PrecisionGuardEvaluation({ cosineWeight: 0.25 }).evaluation(pair.src, pair.cached);
+    expect(blended).toBeCloseTo(0.75 * alone + 0.25 * cosine, 9);
+    expect(new PrecisionGuardEvaluation({ cosineWeight: 1 }).evaluation(pair.src, pair.cached)).toBeCloseTo(cosine, 9);
+    const vetoed = pair512("How do I install Docker?", "How do I uninstall Docker?");
+    expect(new PrecisionGuardEvaluation({ cosineWeight: 1 }).evaluation(vetoed.src, vetoed.cached)).toBe(0);
+    for (const cosineWeight of [-0.1, 1.5, Number.NaN, "0.5"]) {
+      expect(() => new PrecisionGuardEvaluation({ cosineWeight: cosineWeight as number })).toThrow(ValidationError);
+    }
+  });
+
   it("uses a custom model, and serialises with it", () => {
     const model: GuardModel = { version: 1, embedding: "x", features: ["cosine"], mean: [0], scale: [1], weights: [0], bias: 0, vetoes: [] };
     const guard = new PrecisionGuardEvaluation({ model });
@@ -146,7 +162,12 @@ describe("guard features and model", () => {
   });
 });
 
-describe("PrecisionGuardEvaluation in a real Cache with the offline USE model", () => {
+const judges: Array<[string, () => SimilarityEvaluation, number]> = [
+  ["PrecisionGuardEvaluation", () => new PrecisionGuardEvaluation(), DEFAULT_GUARD_THRESHOLD],
+  ["the preset's judge", presetEvaluation, DEFAULT_PRESET_THRESHOLD],
+];
+
+describe.each(judges)("%s in a real Cache with the offline USE model", (_name, judge, threshold) => {
   const stored = [
     "How do I install Python on Windows 10?",
     "What is the population of France?",
@@ -174,8 +195,8 @@ describe("PrecisionGuardEvaluation in a real Cache with the offline USE model", 
     cache = await new Cache().init({
       embeddingFunc: new UniversalSentenceEncoderEmbeddings(),
       dataManager: managerFactory("sqlite,hnswlib", { dataDir: dir.path }),
-      similarityEvaluation: new PrecisionGuardEvaluation(),
-      config: { similarityThreshold: DEFAULT_GUARD_THRESHOLD },
+      similarityEvaluation: judge(),
+      config: { similarityThreshold: threshold },
     });
     await cache.importData(stored, stored.map((_, i) => `answer ${i}`));
   });

@@ -1,0 +1,103 @@
+import type { RunnableConfig } from "@langchain/core/runnables";
+import { ValidationError } from "../core/errors.js";
+import { BaseSimilarityEvaluation } from "./base.js";
+import { DistanceEvaluation } from "./distance.js";
+import { embeddingSimilarity, normalizeScore } from "./score.js";
+import { sameQuestionText } from "./text-equality.js";
+import type { EvaluationCandidate, EvaluationContext, EvaluationSource, SimilarityEvaluation } from "./types.js";
+
+export interface UnambiguousEvaluationOptions {
+  /** The evaluation whose normalised score is weighed by the candidate's share. Default DistanceEvaluation. */
+  evaluation?: SimilarityEvaluation;
+  /**
+   * Softmax temperature, in units of cosine similarity: how much nearer than its rivals a candidate must be
+   * to keep its score. Default 0.02 (picked on the QQP tune split; docs/benchmarks.md, Quality).
+   */
+  temperature?: number;
+}
+
+export const DEFAULT_AMBIGUITY_TEMPERATURE = 0.02;
+
+/**
+ * Scores a candidate by another evaluation's score times the candidate's share of the lookup: the softmax of
+ * its cosine similarity against its rivals', where a rival is another candidate of the same lookup
+ * (`context.neighbours`) with a different answer to a different question. A stored question that is about as
+ * near as another stored question with another answer is ambiguous: which answer is right cannot be told from
+ * the embedding, so it loses most of its score. A clear nearest match keeps it all.
+ *
+ * Candidates that share the answer, or ask the very same question, are not rivals: either answer is right.
+ * Without neighbours (an exact-key hit, a one-candidate lookup, a call outside the cache) the share is 1 and
+ * the score is the inner evaluation's.
+ */
+export class UnambiguousEvaluation extends BaseSimilarityEvaluation {
+  static override lc_name(): string {
+    return "UnambiguousEvaluation";
+  }
+
+  readonly inner: SimilarityEvaluation;
+  readonly temperature: number;
+
+  constructor(options: UnambiguousEvaluationOptions = {}) {
+    super(options);
+    const inner = options.evaluation ?? new DistanceEvaluation();
+    if (typeof inner?.evaluation !== "function" || typeof inner.range !== "function") {
+      throw new ValidationError("UnambiguousEvaluation: `evaluation` must be a similarity evaluation (range() and evaluation()).");
+    }
+    const temperature = options.temperature ?? DEFAULT_AMBIGUITY_TEMPERATURE;
+    if (typeof temperature !== "number" || !(temperature > 0) || !Number.isFinite(temperature)) {
+      throw new ValidationError("UnambiguousEvaluation: `temperature` must be a positive number.");
+    }
+    this.inner = inner;
+    this.temperature = temperature;
+  }
+
+  /** Serialises the wrapped evaluation under its option name (`evaluation` is also this class's method). */
+  override get lc_attributes(): Record<string, unknown> {
+    return { evaluation: this.inner };
+  }
+
+  range(): readonly [number, number] {
+    return [0, 1];
+  }
+
+  async evaluation(src: EvaluationSource, cached: EvaluationCandidate, context?: EvaluationContext): Promise<number> {
+    return this.#weigh(src, cached, context, await this.inner.evaluation(src, cached, context));
+  }
+
+  protected override async evaluateWithConfig(
+    src: EvaluationSource,
+    cached: EvaluationCandidate,
+    context: EvaluationContext | undefined,
+    config: RunnableConfig,
+  ): Promise<number> {
+    return this.#weigh(src, cached, context, await BaseSimilarityEvaluation.evaluateWithin(this.inner, src, cached, context, config));
+  }
+
+  /**
+   * The candidate's softmax share among itself and its rivals: 1 / (1 + sum of exp((rival - candidate) / T))
+   * over cosine similarities (the stable form of exp(c/T) / sum exp(x/T)).
+   */
+  share(src: EvaluationSource, cached: EvaluationCandidate, neighbours: readonly EvaluationCandidate[] = []): number {
+    if (neighbours.length === 0 || sameQuestionText(src.question, cached.question)) return 1;
+    const own = similarityToQuery(src, cached);
+    if (own === undefined) return 1;
+    let rivals = 0;
+    for (const other of neighbours) {
+      if (other.answer === cached.answer || sameQuestionText(other.question, cached.question)) continue;
+      const similarity = similarityToQuery(src, other);
+      if (similarity !== undefined) rivals += Math.exp((similarity - own) / this.temperature);
+    }
+    return 1 / (1 + rivals);
+  }
+
+  #weigh(src: EvaluationSource, cached: EvaluationCandidate, context: EvaluationContext | undefined, raw: number): number {
+    return normalizeScore(this.inner, raw) * this.share(src, cached, context?.neighbours);
+  }
+}
+
+/** Cosine similarity of a candidate to the query: from its search distance, else from the two embeddings. */
+function similarityToQuery(src: EvaluationSource, candidate: EvaluationCandidate): number | undefined {
+  if (typeof candidate.distance === "number") return 1 - candidate.distance;
+  const stored = candidate.embedding ?? candidate.record?.embedding;
+  return typeof src.embedding === "string" ? undefined : embeddingSimilarity(src.embedding, stored);
+}
