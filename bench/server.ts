@@ -32,6 +32,7 @@ const TARGETS = [
   { name: "semcache", kind: "semcache", label: "semcache serve, default preset (USE + SQLite + hnswlib), exact repeats" },
   { name: "exact", kind: "exact", label: "semcache serve, exact-match SQLite store" },
   { name: "no-bookkeeping", kind: "semcache", stub: "touch,report", label: "default preset, hit bookkeeping off (ablation: no last-access/hit-count writes, no report rows)" },
+  { name: "bookkeeping-1s", kind: "semcache", bookkeepingMs: 1000, label: "default preset, bookkeeping written every 1 s (the default before 2026-11-24; now 5 s)" },
 ] as const;
 type Target = (typeof TARGETS)[number];
 type Name = Target["name"];
@@ -52,7 +53,8 @@ interface Measure {
 /** Starts a target process and resolves with its URL and a stop function. */
 function startServer(target: Target, dir: string): Promise<RunningTarget> {
   const stub = "stub" in target ? ["--stub", target.stub] : [];
-  return startTarget(target.name, ["--kind", target.kind, "--dir", dir, "--entries", String(entries), ...stub]);
+  const bookkeeping = "bookkeepingMs" in target ? ["--bookkeeping-ms", String(target.bookkeepingMs)] : [];
+  return startTarget(target.name, ["--kind", target.kind, "--dir", dir, "--entries", String(entries), ...stub, ...bookkeeping]);
 }
 
 /** Exact hits only: the load cycles over the stored prompts. */

@@ -4,8 +4,9 @@
  * buildServer over the offline semantic preset (USE + SQLite + hnswlib + guard) with `--entries` stored;
  * `--kind semcache-in-process`: the same with the model on the event loop's thread instead of a worker.
  * `--kind exact`: buildServer over an exact-match SQLite store (no embedding model). `--stub touch,report`
- * turns the data manager's hit bookkeeping into no-ops (an ablation, as in bench/exact-store.ts). The semcache
- * targets run the built package (dist/).
+ * turns the data manager's hit bookkeeping into no-ops (an ablation, as in bench/exact-store.ts);
+ * `--bookkeeping-ms N` writes it every N ms instead of the default. The semcache targets run the built package
+ * (dist/).
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -32,7 +33,7 @@ export function benchPrompt(i: number): string {
 
 export const BARE_ANSWER = { prompt: benchPrompt(0), answer: "A fixed answer of about the length of a short cached reply." };
 
-async function target(kind: string, dir: string, entries: number, stubs: readonly string[]): Promise<FastifyInstance> {
+async function target(kind: string, dir: string, entries: number, stubs: readonly string[], bookkeepingIntervalMs?: number): Promise<FastifyInstance> {
   if (kind === "bare") {
     const app = Fastify({ logger: false });
     app.post("/get", async () => BARE_ANSWER);
@@ -40,7 +41,7 @@ async function target(kind: string, dir: string, entries: number, stubs: readonl
   }
   const { Cache, initSimilarCache, managerFactory, buildServer, UniversalSentenceEncoderEmbeddings, PrecisionGuardEvaluation } = await builtPackage();
   const cache = new Cache();
-  if (kind === "semcache") await initSimilarCache({ cache, dataDir: dir });
+  if (kind === "semcache") await initSimilarCache({ cache, dataDir: dir, bookkeepingIntervalMs });
   else if (kind === "semcache-in-process") {
     // The preset as it was before its model moved to a worker thread.
     const embedding = new UniversalSentenceEncoderEmbeddings({ worker: false });
@@ -59,7 +60,8 @@ async function target(kind: string, dir: string, entries: number, stubs: readonl
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = parseArgs();
   const stubs = (args.value("stub") ?? "").split(",").filter(Boolean);
-  const app = await target(args.value("kind") ?? "bare", args.value("dir") ?? "", args.number("entries", 1000), stubs);
+  const bookkeeping = args.value("bookkeeping-ms");
+  const app = await target(args.value("kind") ?? "bare", args.value("dir") ?? "", args.number("entries", 1000), stubs, bookkeeping === undefined ? undefined : Number(bookkeeping));
   await app.listen({ host: "127.0.0.1", port: 0 });
   const address = app.server.address();
   process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}` })}\n`);

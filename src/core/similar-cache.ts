@@ -48,6 +48,8 @@ export interface SimilarCacheOptions {
   manager?: string;
   /** With a shared scalar store and the in-process index: ms between pulls of other replicas' entries (default 250). */
   syncIntervalMs?: number;
+  /** Milliseconds between writes of buffered hit counts, last-access times and report rows (default 5000). */
+  bookkeepingIntervalMs?: number;
   scalarParams?: ScalarParams;
   vectorParams?: VectorParams;
   /** Picks the key from a request. Default the cache's (`lastContent`). */
@@ -93,6 +95,7 @@ export async function initSimilarCache(options: SimilarCacheOptions = {}): Promi
     eviction: options.eviction,
     ttl: options.ttl,
     syncIntervalMs: options.syncIntervalMs,
+    bookkeepingIntervalMs: options.bookkeepingIntervalMs,
     scalarParams: options.scalarParams,
     vectorParams: { ...options.vectorParams, dimension },
   });

@@ -49,8 +49,10 @@ export interface ManagerFactoryOptions {
    * pulls of other replicas' new entries into the index before a search (0: before every search). Default 250.
    */
   syncIntervalMs?: number;
-  /** Distinct entries hit (or report rows) that start a bookkeeping write before its one-second timer. Default 1024. */
+  /** Distinct entries hit (or report rows) that start a bookkeeping write before its timer. Default 1024. */
   touchBatch?: number;
+  /** Milliseconds between writes of buffered hit counts, last-access times and report rows. Default 5000. */
+  bookkeepingIntervalMs?: number;
   scalarParams?: ScalarParams;
   vectorParams?: VectorParams;
   objectParams?: ObjectParams;
@@ -115,6 +117,7 @@ export function managerFactory(
     ttl: options.ttl,
     syncIntervalMs: options.syncIntervalMs,
     touchBatch: options.touchBatch,
+    bookkeepingIntervalMs: options.bookkeepingIntervalMs,
   });
 }
 

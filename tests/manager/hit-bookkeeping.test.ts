@@ -1,9 +1,10 @@
+import { ValidationError } from "../../src/core/errors.js";
 import type { DataManager } from "../../src/manager/data-manager.js";
 import { managerFactory } from "../../src/manager/factory.js";
 import type { ReportRow } from "../../src/core/types.js";
 import { tempDir } from "../helpers/fixtures.js";
 
-/** Waits (well under the one-second write timer) until `done` holds. */
+/** Waits (well under the five-second write timer) until `done` holds. */
 async function eventually(done: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + 600;
   while (!(await done())) {
@@ -56,5 +57,25 @@ describe("DataManager hit bookkeeping (sqlite)", () => {
     manager.hit(ids[0]);
     await manager.flush();
     expect((await manager.scalar.get(ids[0]))?.hitCount).toBe(2);
+  });
+
+  it("writes a lone hit and report row on its interval timer, not before", async () => {
+    const quick = managerFactory("sqlite", { dataDir: dir.path, bookkeepingIntervalMs: 150 });
+    await quick.init();
+    try {
+      quick.hit(ids[1]);
+      quick.report(row(ids[1]));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect((await quick.scalar.get(ids[1]))?.hitCount).toBe(0);
+      await eventually(async () => (await quick.scalar.get(ids[1]))?.hitCount === 1 && (await quick.scalar.countReports()) === 1);
+    } finally {
+      await quick.close();
+    }
+  });
+
+  it("refuses an interval that is not a positive number", () => {
+    for (const bookkeepingIntervalMs of [0, -5, Number.NaN, Infinity]) {
+      expect(() => managerFactory("sqlite", { dataDir: dir.path, bookkeepingIntervalMs })).toThrow(ValidationError);
+    }
   });
 });
