@@ -1,5 +1,5 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { ValidationError } from "../core/errors.js";
+import { innerEvaluation, positiveOption } from "./options.js";
 import { BaseSimilarityEvaluation } from "./base.js";
 import type { EvaluationCandidate, EvaluationContext, EvaluationSource, SimilarityEvaluation } from "./types.js";
 
@@ -20,16 +20,8 @@ export class TimeEvaluation extends BaseSimilarityEvaluation {
 
   constructor(options: TimeEvaluationOptions) {
     super(options ?? {});
-    const inner = options?.evaluation;
-    if (typeof inner?.evaluation !== "function" || typeof inner.range !== "function") {
-      throw new ValidationError("TimeEvaluation: `evaluation` must be a similarity evaluation (range() and evaluation()).");
-    }
-    const timeRange = options.timeRange ?? 86400;
-    if (typeof timeRange !== "number" || !(timeRange > 0) || !Number.isFinite(timeRange)) {
-      throw new ValidationError("TimeEvaluation: `timeRange` must be a positive number of seconds.");
-    }
-    this.inner = inner;
-    this.timeRange = timeRange;
+    this.inner = innerEvaluation("TimeEvaluation", options?.evaluation);
+    this.timeRange = positiveOption("TimeEvaluation", "timeRange", options.timeRange, 86400);
   }
 
   /** Serialises the wrapped evaluation under its option name (`evaluation` is also this class's method). */

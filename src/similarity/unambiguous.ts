@@ -1,7 +1,7 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { ValidationError } from "../core/errors.js";
 import { BaseSimilarityEvaluation } from "./base.js";
 import { DistanceEvaluation } from "./distance.js";
+import { innerEvaluation, positiveOption } from "./options.js";
 import { embeddingSimilarity, normalizeScore } from "./score.js";
 import { sameQuestionText } from "./text-equality.js";
 import type { EvaluationCandidate, EvaluationContext, EvaluationSource, SimilarityEvaluation } from "./types.js";
@@ -39,16 +39,8 @@ export class UnambiguousEvaluation extends BaseSimilarityEvaluation {
 
   constructor(options: UnambiguousEvaluationOptions = {}) {
     super(options);
-    const inner = options.evaluation ?? new DistanceEvaluation();
-    if (typeof inner?.evaluation !== "function" || typeof inner.range !== "function") {
-      throw new ValidationError("UnambiguousEvaluation: `evaluation` must be a similarity evaluation (range() and evaluation()).");
-    }
-    const temperature = options.temperature ?? DEFAULT_AMBIGUITY_TEMPERATURE;
-    if (typeof temperature !== "number" || !(temperature > 0) || !Number.isFinite(temperature)) {
-      throw new ValidationError("UnambiguousEvaluation: `temperature` must be a positive number.");
-    }
-    this.inner = inner;
-    this.temperature = temperature;
+    this.inner = innerEvaluation("UnambiguousEvaluation", options.evaluation ?? new DistanceEvaluation());
+    this.temperature = positiveOption("UnambiguousEvaluation", "temperature", options.temperature, DEFAULT_AMBIGUITY_TEMPERATURE);
   }
 
   /** Serialises the wrapped evaluation under its option name (`evaluation` is also this class's method). */
