@@ -24,7 +24,7 @@ Options:
   -h, --help                 this text
 
 Without -f the cache is the offline semantic preset (Universal Sentence Encoder, SQLite, hnswlib and the
-precision guard) in the data dir.
+precision guard, weighed by how unambiguous each match is) in the data dir.
 `;
 
 const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];

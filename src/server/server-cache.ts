@@ -66,7 +66,7 @@ export async function readConfigFile(configPath: string): Promise<GptCacheConfig
 
 /**
  * The cache `semcache serve` runs: the YAML config's when given (a path, or one read already), else the
- * offline semantic preset (`initSimilarCache`: Universal Sentence Encoder, SQLite, hnswlib, precision guard)
+ * offline semantic preset (`initSimilarCache`: Universal Sentence Encoder, SQLite, hnswlib, the preset's judge)
  * in dataDir. Resolves once the embedding model is loaded. Also returns the config's `server` section.
  */
 export async function openServerCache(
