@@ -379,7 +379,11 @@ async function lookup(prepared: Prepared, surface: SurfaceBase): Promise<CacheHi
   try {
     const scored: Array<{ score: number; record: CacheRecord }> = [];
     const exact = await timed(cache, "data", () => cache.dataManager.findExact(key.hash));
-    if (exact && (await admissible(prepared, exact))) await judge(prepared, toCandidate(exact, 0), exact.embedding ?? key.text, scored);
+    const admitted = exact !== null && admissible(prepared, exact);
+    // Awaited only when a session decides: an exact hit's path stays free of an extra microtask.
+    if (exact && (admitted === true || (admitted !== false && (await admitted)))) {
+      await judge(prepared, toCandidate(exact, 0), exact.embedding ?? key.text, scored);
+    }
     if (scored.length === 0) await searchAndJudge(prepared, exact?.id, scored);
     const hit = pick(prepared, scored);
     if (hit) return hit;
@@ -421,15 +425,16 @@ async function searchAndJudge(
   );
 }
 
-/** Whether this request may be answered from the record at all: its partition, age and session. */
-async function admissible(prepared: Prepared, record: CacheRecord): Promise<boolean> {
-  const { cache, session } = prepared;
+/** Whether this request may be answered from the record at all: its partition, age and (asynchronously) session. */
+function admissible(prepared: Prepared, record: CacheRecord): boolean | Promise<boolean> {
   if (record.partition !== prepared.partition) return false;
   const maxAge = prepared.options.maxAgeSeconds;
   if (maxAge !== undefined && Date.now() - record.createOn > maxAge * 1000) return false;
+  const { session } = prepared;
   if (!session) return true;
-  const sessions = await cache.dataManager.sessionsOf(record.id);
-  return session.checkHit(session.name, sessions, record.question, record.answer);
+  return prepared.cache.dataManager
+    .sessionsOf(record.id)
+    .then((sessions) => session.checkHit(session.name, sessions, record.question, record.answer));
 }
 
 type Candidate = EvaluationCandidate & { record: CacheRecord };

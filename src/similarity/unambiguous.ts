@@ -52,17 +52,17 @@ export class UnambiguousEvaluation extends BaseSimilarityEvaluation {
     return [0, 1];
   }
 
-  async evaluation(src: EvaluationSource, cached: EvaluationCandidate, context?: EvaluationContext): Promise<number> {
-    return this.#weigh(src, cached, context, await this.inner.evaluation(src, cached, context));
+  evaluation(src: EvaluationSource, cached: EvaluationCandidate, context?: EvaluationContext): number | Promise<number> {
+    return this.#weigh(src, cached, context, this.inner.evaluation(src, cached, context));
   }
 
-  protected override async evaluateWithConfig(
+  protected override evaluateWithConfig(
     src: EvaluationSource,
     cached: EvaluationCandidate,
     context: EvaluationContext | undefined,
     config: RunnableConfig,
-  ): Promise<number> {
-    return this.#weigh(src, cached, context, await BaseSimilarityEvaluation.evaluateWithin(this.inner, src, cached, context, config));
+  ): number | Promise<number> {
+    return this.#weigh(src, cached, context, BaseSimilarityEvaluation.evaluateWithin(this.inner, src, cached, context, config));
   }
 
   /**
@@ -82,8 +82,10 @@ export class UnambiguousEvaluation extends BaseSimilarityEvaluation {
     return 1 / (1 + rivals);
   }
 
-  #weigh(src: EvaluationSource, cached: EvaluationCandidate, context: EvaluationContext | undefined, raw: number): number {
-    return normalizeScore(this.inner, raw) * this.share(src, cached, context?.neighbours);
+  /** The inner score times the share; synchronous when the inner evaluation is (an exact hit's path). */
+  #weigh(src: EvaluationSource, cached: EvaluationCandidate, context: EvaluationContext | undefined, raw: number | Promise<number>): number | Promise<number> {
+    const weigh = (score: number) => normalizeScore(this.inner, score) * this.share(src, cached, context?.neighbours);
+    return typeof raw === "number" ? weigh(raw) : raw.then(weigh);
   }
 }
 
