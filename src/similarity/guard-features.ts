@@ -1,4 +1,4 @@
-import { conflicts, hasOppositeAction, jaccard, oneSided, questionFacts, type QuestionFacts } from "./guard-text.js";
+import { conflicts, hasOppositeAction, jaccard, namesUnmentioned, negatesWhatOtherAffirms, oneSided, questionFacts, type QuestionFacts } from "./guard-text.js";
 
 /** The features the precision guard's model weighs, by name; the fitted model lists the ones it uses. */
 export const GUARD_FEATURES = {
@@ -10,9 +10,11 @@ export const GUARD_FEATURES = {
   overlap: (_c: number, a: QuestionFacts, b: QuestionFacts) => jaccard(a.content, b.content),
   numberConflict: (_c: number, a: QuestionFacts, b: QuestionFacts) => Number(conflicts(a.numbers, b.numbers)),
   numberOneSided: (_c: number, a: QuestionFacts, b: QuestionFacts) => Number(oneSided(a.numbers, b.numbers)),
-  entityConflict: (_c: number, a: QuestionFacts, b: QuestionFacts) => Number(conflicts(a.entities, b.entities)),
-  entityOneSided: (_c: number, a: QuestionFacts, b: QuestionFacts) => Number(oneSided(a.entities, b.entities)),
-  negationMismatch: (_c: number, a: QuestionFacts, b: QuestionFacts) => Number(a.negated !== b.negated),
+  /** Each side names something the other does not mention (a substitution: "Paris" for "London"). */
+  entityConflict: (_c: number, a: QuestionFacts, b: QuestionFacts) => Number(namesUnmentioned(a, b) && namesUnmentioned(b, a)),
+  /** Exactly one side names something the other does not mention. */
+  entityOneSided: (_c: number, a: QuestionFacts, b: QuestionFacts) => Number(namesUnmentioned(a, b) !== namesUnmentioned(b, a)),
+  negationMismatch: (_c: number, a: QuestionFacts, b: QuestionFacts) => Number(negatesWhatOtherAffirms(a, b)),
   oppositeAction: (_c: number, a: QuestionFacts, b: QuestionFacts) => Number(hasOppositeAction(a, b)),
   /** Shorter over longer word count (1 for equal lengths). */
   lengthRatio: (_c: number, a: QuestionFacts, b: QuestionFacts) => Math.min(a.length, b.length) / Math.max(a.length, b.length, 1),

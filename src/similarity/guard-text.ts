@@ -10,7 +10,7 @@ const STOPWORDS = new Set(
     "shall may might must any some all each every most more much many very just also only own same such too").split(" "),
 );
 
-const NEGATIONS = new Set(["not", "no", "non", "never", "without", "none", "nobody", "nothing", "neither", "nor", "cannot"]);
+const NEGATIONS = new Set(["not", "no", "non", "never", "without", "none", "nobody", "nothing", "neither", "nor", "cannot", "lack", "lacks", "lacking", "absence", "absent"]);
 
 /** Pairs of words whose swap reverses what is asked (matched on a crude stem, so "installing" is "install"). */
 const OPPOSITES: ReadonlyArray<readonly [string, string]> = [
@@ -79,38 +79,97 @@ export interface QuestionFacts {
   stems: Set<string>;
   /** Numbers as written ("2", "3.5", "2019"). */
   numbers: Set<string>;
-  /** Capitalised words not at a sentence start (names, products, places), lower-cased. */
+  /**
+   * Names (people, products, places): runs of capitalised words, lower-cased and joined ("Hugging Face" is
+   * "huggingface"). A sentence's first word is capitalised anyway: it is never taken for a name.
+   */
   entities: Set<string>;
-  /** Whether it negates (not, no, never, n't, without, ...). */
+  /** The initials of each name of two or more words ("machinelearning" → "ml"). */
+  nameInitials: Map<string, string>;
+  /** Words written in capitals ("ML", "US"), lower-cased: they may stand for initials. */
+  acronyms: Set<string>;
+  /** Every word, lower-cased, in order. */
+  words: string[];
+  /** Whether it negates (not, no, never, n't, without, absence of, ...). */
   negated: boolean;
+  /** Stems of what is negated: the first content word after each negation, in the same clause. */
+  negatedStems: Set<string>;
   /** The first question word (what, why, how, ...), or "". */
   questionWord: string;
   /** Number of words. */
   length: number;
 }
 
+const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
+
+/** Lower-cased words; clitics carry no meaning of their own here ("what's" asks what), "n't" stays: it negates. */
+function lowerWords(text: string): string[] {
+  return (text.match(WORD) ?? []).map((word) => word.toLowerCase().replace(/['’](?:s|re|ll|ve|d|m)$/, ""));
+}
+
+function isNegation(word: string): boolean {
+  return NEGATIONS.has(word) || /n['’]t$/.test(word);
+}
+
+/**
+ * What each negation bears on: the first content word after it in its clause ("not good" negates good,
+ * "doesn't have any metadata" negates metadata). A negation that ends its clause ("No, ...", "or not?")
+ * and "not only" negate nothing.
+ */
+function negatedStemsOf(text: string): Set<string> {
+  const negated = new Set<string>();
+  for (const clause of text.split(/[,;:.!?()[\]{}"“”]+/)) {
+    const words = lowerWords(clause);
+    words.forEach((word, i) => {
+      if (!isNegation(word) || (word === "not" && words[i + 1] === "only")) return;
+      const scope = words.slice(i + 1).find((next) => !STOPWORDS.has(next) && !isNegation(next));
+      if (scope) negated.add(stem(scope));
+    });
+  }
+  return negated;
+}
+
+/** Indexes of the words that begin a sentence. */
+function sentenceStarts(text: string): Set<number> {
+  const starts = new Set<number>([0]);
+  let offset = 0;
+  for (const sentence of text.split(/(?<=[.?!])\s+/).slice(0, -1)) {
+    offset += (sentence.match(WORD) ?? []).length;
+    starts.add(offset);
+  }
+  return starts;
+}
+
+/** Names as runs of capitalised words (see QuestionFacts.entities), each with its initials. */
+function namesOf(words: readonly string[], lower: readonly string[], starts: ReadonlySet<number>): Map<string, string> {
+  const inName = (i: number) => i < words.length && !starts.has(i) && /^\p{Lu}/u.test(words[i]) && words[i] !== "I";
+  const names = new Map<string, string>();
+  for (let i = 0; i < words.length; i++) {
+    if (!inName(i)) continue;
+    let end = i + 1;
+    while (inName(end)) end++;
+    const run = lower.slice(i, end);
+    names.set(run.join(""), run.map((word) => word[0]).join(""));
+    i = end - 1;
+  }
+  return names;
+}
+
 /** Reads the facts of one question. */
 export function questionFacts(text: string): QuestionFacts {
-  const words = text.match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? [];
-  // Clitics carry no meaning of their own here ("what's" asks what); "n't" stays: it is a negation.
-  const lower = words.map((word) => word.toLowerCase().replace(/['’](?:s|re|ll|ve|d|m)$/, ""));
-  const sentenceStarts = new Set<number>([0]);
-  const starts = text.split(/(?<=[.?!])\s+/);
-  let offset = 0;
-  for (const sentence of starts.slice(0, -1)) {
-    offset += (sentence.match(/[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu) ?? []).length;
-    sentenceStarts.add(offset);
-  }
-  const entities = new Set<string>();
-  words.forEach((word, i) => {
-    if (!sentenceStarts.has(i) && /^\p{Lu}/u.test(word) && word !== "I" && !/^\p{N}/u.test(word)) entities.add(lower[i]);
-  });
+  const words = text.match(WORD) ?? [];
+  const lower = lowerWords(text);
+  const names = namesOf(words, lower, sentenceStarts(text));
   return {
     content: new Set(lower.filter((word) => !STOPWORDS.has(word) && !NEGATIONS.has(word))),
     stems: new Set(lower.map(stem)),
     numbers: new Set(text.match(/\d+(?:[.,]\d+)*/g) ?? []),
-    entities,
-    negated: lower.some((word) => NEGATIONS.has(word) || /n['’]t$/.test(word)),
+    entities: new Set(names.keys()),
+    nameInitials: new Map([...names].filter(([, initials]) => initials.length > 1)),
+    acronyms: new Set(words.filter((word) => /^\p{Lu}{2,6}$/u.test(word)).map((word) => word.toLowerCase())),
+    words: lower,
+    negated: lower.some(isNegation),
+    negatedStems: negatedStemsOf(text),
     questionWord: lower.find((word) => QUESTION_WORDS.has(word)) ?? "",
     length: words.length,
   };
@@ -132,6 +191,38 @@ export function conflicts(a: ReadonlySet<string>, b: ReadonlySet<string>): boole
 /** Exactly one side has items: one question adds a detail the other leaves out. */
 export function oneSided(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   return (a.size === 0) !== (b.size === 0);
+}
+
+/**
+ * Whether `other` mentions the entity of `facts`: in words, written together or apart ("Huggingface" for
+ * "Hugging Face"), or as initials ("ML" for "Machine Learning", "machine learning" for "ML").
+ */
+function mentions(other: QuestionFacts, entity: string, facts: QuestionFacts): boolean {
+  const initials = facts.nameInitials.get(entity);
+  if (initials && other.acronyms.has(initials)) return true;
+  const words = other.words;
+  const acronym = facts.acronyms.has(entity);
+  for (let i = 0; i < words.length; i++) {
+    let joined = "";
+    for (let j = i; j < words.length && entity.startsWith(joined + words[j]); j++) {
+      joined += words[j];
+      if (joined === entity) return true;
+    }
+    if (acronym && i + entity.length <= words.length && [...entity].every((letter, k) => words[i + k][0] === letter)) return true;
+  }
+  return false;
+}
+
+/** Whether `a` names something (an entity) that `b` does not mention. */
+export function namesUnmentioned(a: QuestionFacts, b: QuestionFacts): boolean {
+  return [...a.entities].some((entity) => !mentions(b, entity, a));
+}
+
+/** One question negates a word that the other, negating nothing, uses ("not good" vs "good"). */
+export function negatesWhatOtherAffirms(a: QuestionFacts, b: QuestionFacts): boolean {
+  if (a.negated === b.negated) return false;
+  const [negating, affirming] = a.negated ? [a, b] : [b, a];
+  return [...negating.negatedStems].some((word) => affirming.stems.has(word));
 }
 
 /** One question has a word and the other its opposite, without also having the first (install vs uninstall). */

@@ -11,7 +11,8 @@ export interface UnambiguousEvaluationOptions {
   evaluation?: SimilarityEvaluation;
   /**
    * Softmax temperature, in units of cosine similarity: how much nearer than its rivals a candidate must be
-   * to keep its score. Default 0.02 (picked on the QQP tune split; docs/benchmarks.md, Quality).
+   * to keep its score. Default 0.02: on the QQP tune split, 0.015 to 0.03 keep recall within a point of each
+   * other (the preset reads its own from preset-tuning.json; docs/benchmarks.md, Quality).
    */
   temperature?: number;
 }

@@ -2,7 +2,7 @@ import { Cache, ValidationError, get, managerFactory } from "../../src/index.js"
 import { UniversalSentenceEncoderEmbeddings } from "../../src/embeddings/use.js";
 import { guardFeatures, type GuardFeatureName } from "../../src/similarity/guard-features.js";
 import { checkGuardModel, guardProbability, type GuardModel } from "../../src/similarity/guard-model.js";
-import { conflicts, hasOppositeAction, jaccard, oneSided, questionFacts, stem } from "../../src/similarity/guard-text.js";
+import { conflicts, hasOppositeAction, jaccard, namesUnmentioned, negatesWhatOtherAffirms, oneSided, questionFacts, stem } from "../../src/similarity/guard-text.js";
 import { DEFAULT_GUARD_MODEL, DEFAULT_GUARD_THRESHOLD, PrecisionGuardEvaluation } from "../../src/similarity/precision-guard.js";
 import { DEFAULT_PRESET_THRESHOLD, presetEvaluation } from "../../src/similarity/preset.js";
 import type { SimilarityEvaluation } from "../../src/similarity/types.js";
@@ -33,6 +33,7 @@ describe("guard text facts", () => {
     expect([...facts.numbers]).toEqual(["2"]);
     expect([...facts.entities].sort()).toEqual(["berlin", "paris"]);
     expect(facts.negated).toBe(true);
+    expect([...facts.negatedStems]).toEqual(["want"]);
     expect(facts.questionWord).toBe("how");
     expect(facts.length).toBe(16);
     expect(questionFacts("Why is the sky blue?")).toMatchObject({ negated: false, questionWord: "why", numbers: new Set() });
@@ -40,6 +41,47 @@ describe("guard text facts", () => {
 
   it("does not take a sentence's first word, or 'I', for an entity", () => {
     expect([...questionFacts("Where can I buy shoes? Cheap ones please.").entities]).toEqual([]);
+  });
+
+  it("joins a name's capitalised words and reads its initials and acronyms", () => {
+    const facts = questionFacts("Can I use Hugging Face for Machine Learning in the US?");
+    expect([...facts.entities]).toEqual(["huggingface", "machinelearning", "us"]);
+    expect(Object.fromEntries(facts.nameInitials)).toEqual({ huggingface: "hf", machinelearning: "ml" });
+    expect([...facts.acronyms]).toEqual(["us"]);
+  });
+
+  it("finds names the other side does not mention, written together, apart, in any case or as initials", () => {
+    const unmentioned = (a: string, b: string) => namesUnmentioned(questionFacts(a), questionFacts(b));
+    expect(unmentioned("How do I learn Python?", "How do I learn Java?")).toBe(true);
+    expect(unmentioned("How do I learn Python?", "how do i learn python")).toBe(false);
+    expect(unmentioned("Is Hugging Face free?", "Is Huggingface free?")).toBe(false);
+    expect(unmentioned("Is Huggingface free?", "Is Hugging Face free?")).toBe(false);
+    expect(unmentioned("What is ML used for?", "What is machine learning used for?")).toBe(false);
+    expect(unmentioned("What is Machine Learning used for?", "What is ML used for?")).toBe(false);
+    // Initials stand only for the words in the same order, and only when written in capitals.
+    expect(unmentioned("What is ML used for?", "What is learning machine used for?")).toBe(true);
+    expect(unmentioned("Where is Ml?", "Where is my laptop?")).toBe(true);
+    expect(unmentioned("Is Face free?", "Is Huggingface free?")).toBe(true);
+  });
+
+  it("reads what each negation bears on, within its clause", () => {
+    const negated = (text: string) => [...questionFacts(text).negatedStems];
+    expect(negated("Is coffee not good for you?")).toEqual([stem("good")]);
+    expect(negated("If the dataset doesn't have any associated metadata")).toEqual([stem("associated")]);
+    expect(negated("In the absence of metadata")).toEqual([stem("metadata")]);
+    expect(negated("No, it can be installed with pip.")).toEqual([]);
+    expect(negated("Should I buy it or not?")).toEqual([]);
+    expect(negated("It loads not only audio but also images.")).toEqual([]);
+  });
+
+  it("sees a negation only where the other side affirms what it negates", () => {
+    const opposed = (a: string, b: string) => negatesWhatOtherAffirms(questionFacts(a), questionFacts(b));
+    expect(opposed("Is coffee not good for you?", "Is coffee good for you?")).toBe(true);
+    expect(opposed("Why can't I sleep?", "Why do I sleep so much?")).toBe(true);
+    expect(opposed("How do I make tea?", "How do I make tea without milk?")).toBe(false);
+    expect(opposed("The parameter is not mandatory.", "The parameter is optional.")).toBe(false);
+    expect(opposed("It doesn't have metadata.", "In the absence of metadata, it guesses.")).toBe(false);
+    expect(opposed("No, it can be installed with pip.", "It can be installed with pip.")).toBe(false);
   });
 
   it("sees each negation form", () => {
@@ -85,22 +127,25 @@ describe("guard features and model", () => {
   const features = (a: string, b: string, cosine = 0.9) => Object.fromEntries(all.map((name, i) => [name, guardFeatures(all, cosine, a, b)[i]]));
 
   it("computes each feature of a pair", () => {
-    expect(features("What is 2 plus 2 in Rome?", "Why is 2 plus 3 not in Paris?", 0.8)).toEqual({
+    expect(features("What is 2 plus 2 even in Rome?", "Why is 2 plus 3 not even in Paris?", 0.8)).toEqual({
       cosine: 0.8,
       cosine2: expect.closeTo(0.64, 10),
-      overlap: 2 / 5,
+      overlap: 3 / 6,
       numberConflict: 0,
       numberOneSided: 0,
       entityConflict: 1,
       entityOneSided: 0,
       negationMismatch: 1,
       oppositeAction: 0,
-      lengthRatio: 7 / 8,
+      lengthRatio: 8 / 9,
       questionWordMismatch: 1,
     });
     expect(features("Is 5 prime?", "Is 7 prime?")).toMatchObject({ numberConflict: 1, numberOneSided: 0 });
     expect(features("Best phone in 2020?", "Best phone?")).toMatchObject({ numberConflict: 0, numberOneSided: 1 });
     expect(features("How to install git", "How to uninstall git")).toMatchObject({ oppositeAction: 1, negationMismatch: 0 });
+    expect(features("Is Python fast?", "Is Java fast?")).toMatchObject({ entityConflict: 1, entityOneSided: 0 });
+    expect(features("Is Python fast?", "Is python fast?")).toMatchObject({ entityConflict: 0, entityOneSided: 0 });
+    expect(features("Is Python fast?", "Is it fast?")).toMatchObject({ entityConflict: 0, entityOneSided: 1 });
   });
 
   it("weighs standardised features with a logistic function", () => {
