@@ -1,4 +1,4 @@
-import { clamp, embeddingSimilarity } from "./score.js";
+import { clamp, similarityToQuery } from "./score.js";
 import { BaseSimilarityEvaluation } from "./base.js";
 import type { EvaluationCandidate, EvaluationSource } from "./types.js";
 
@@ -14,9 +14,8 @@ export class DistanceEvaluation extends BaseSimilarityEvaluation {
   }
 
   evaluation(src: EvaluationSource, cached: EvaluationCandidate): number {
-    if (typeof cached.distance === "number") return clamp(1 - cached.distance, 0, 1);
-    const similarity = embeddingSimilarity(src.embedding, cached.embedding ?? cached.record?.embedding);
-    if (similarity !== undefined) return similarity;
+    const similarity = similarityToQuery(src, cached);
+    if (similarity !== undefined) return clamp(similarity, 0, 1);
     return src.question === cached.question ? 1 : 0;
   }
 }

@@ -1,7 +1,7 @@
 import { DimensionMismatchError, ValidationError } from "../core/errors.js";
 import { cosineSimilarity } from "../core/vector-math.js";
 import type { EmbeddingOutput } from "../embeddings/types.js";
-import type { SimilarityEvaluation } from "./types.js";
+import type { EvaluationCandidate, EvaluationSource, SimilarityEvaluation } from "./types.js";
 
 /** `value` limited to [min, max]; NaN becomes `min`, so a broken score can only ever be a miss. */
 export function clamp(value: number, min: number, max: number): number {
@@ -34,4 +34,13 @@ export function embeddingSimilarity(
   if (typeof a === "string" || typeof b === "string") return a === b ? 1 : 0;
   if (a.length !== b.length) throw new DimensionMismatchError(a.length, b.length, "compared embedding");
   return clamp(cosineSimilarity(a, b), 0, 1);
+}
+
+/**
+ * Cosine similarity of a candidate to the query: 1 - its search distance when it carries one (no vector maths
+ * on the hit path), else from the two embeddings as embeddingSimilarity compares them.
+ */
+export function similarityToQuery(src: EvaluationSource, candidate: EvaluationCandidate): number | undefined {
+  if (typeof candidate.distance === "number") return 1 - candidate.distance;
+  return embeddingSimilarity(src.embedding, candidate.embedding ?? candidate.record?.embedding);
 }

@@ -2,7 +2,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { BaseSimilarityEvaluation } from "./base.js";
 import { DistanceEvaluation } from "./distance.js";
 import { innerEvaluation, positiveOption } from "./options.js";
-import { embeddingSimilarity, normalizeScore } from "./score.js";
+import { normalizeScore, similarityToQuery } from "./score.js";
 import { sameQuestionText } from "./text-equality.js";
 import type { EvaluationCandidate, EvaluationContext, EvaluationSource, SimilarityEvaluation } from "./types.js";
 
@@ -72,12 +72,12 @@ export class UnambiguousEvaluation extends BaseSimilarityEvaluation {
    */
   share(src: EvaluationSource, cached: EvaluationCandidate, neighbours: readonly EvaluationCandidate[] = []): number {
     if (neighbours.length === 0 || sameQuestionText(src.question, cached.question)) return 1;
-    const own = similarityToQuery(src, cached);
+    const own = nearness(src, cached);
     if (own === undefined) return 1;
     let rivals = 0;
     for (const other of neighbours) {
       if (other.answer === cached.answer || sameQuestionText(other.question, cached.question)) continue;
-      const similarity = similarityToQuery(src, other);
+      const similarity = nearness(src, other);
       if (similarity !== undefined) rivals += Math.exp((similarity - own) / this.temperature);
     }
     return 1 / (1 + rivals);
@@ -90,9 +90,8 @@ export class UnambiguousEvaluation extends BaseSimilarityEvaluation {
   }
 }
 
-/** Cosine similarity of a candidate to the query: from its search distance, else from the two embeddings. */
-function similarityToQuery(src: EvaluationSource, candidate: EvaluationCandidate): number | undefined {
-  if (typeof candidate.distance === "number") return 1 - candidate.distance;
-  const stored = candidate.embedding ?? candidate.record?.embedding;
-  return typeof src.embedding === "string" ? undefined : embeddingSimilarity(src.embedding, stored);
+/** How near a candidate is to the query, for the share: exact-match keys compared by equality say nothing. */
+function nearness(src: EvaluationSource, candidate: EvaluationCandidate): number | undefined {
+  if (typeof src.embedding === "string" && typeof candidate.distance !== "number") return undefined;
+  return similarityToQuery(src, candidate);
 }
