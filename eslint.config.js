@@ -11,4 +11,10 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": "error",
     },
   },
+  {
+    // Fixture apps run as a user's own Node programs, CommonJS ones included.
+    files: ["tests/fixtures/fresh-app/**"],
+    languageOptions: { globals: { console: "readonly", performance: "readonly", require: "readonly" } },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
 );

@@ -4,7 +4,8 @@
  * Run: npx tsx examples/langchain-chat-model.ts (against OpenAI when OPENAI_API_KEY is set).
  */
 // In your project: import { ... } from "langchain-semcache";
-import { Cache, CachedChatModel, Session } from "../src/index.js";
+import { Cache, Session } from "../src/index.js";
+import { CachedChatModel } from "../src/langchain/index.js";
 import { ms, outcome, timed } from "./support/print.js";
 import { cannedReply, openProvider } from "./support/provider.js";
 import { runExample } from "./support/run.js";

@@ -5,7 +5,8 @@
  */
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 // In your project: import { ... } from "langchain-semcache";
-import { Cache, Config, DistanceEvaluation, SemanticCache, llmKeyPartition, managerFactory } from "../src/index.js";
+import { Cache, Config, DistanceEvaluation, managerFactory } from "../src/index.js";
+import { SemanticCache, llmKeyPartition } from "../src/langchain/index.js";
 import { ms, outcome, timed } from "./support/print.js";
 import { cannedReply, openProvider } from "./support/provider.js";
 import { runExample } from "./support/run.js";
@@ -33,7 +34,7 @@ await runExample(async ({ defer, tempDir }) => {
     console.log(`${attempt}: ${outcome(message.response_metadata)} in ${ms(took)}: ${message.content}`);
     console.log(`  usage: ${JSON.stringify(message.usage_metadata)}`);
   }
-  // The key is the last human turn, so the system prompt does not split entries.
+  // The question is matched within its context: another system prompt can change the answer, so it misses.
   const pirate = await chat.invoke([new SystemMessage("Answer like a pirate."), new HumanMessage("What is the capital of France?")]);
   console.log(`another system prompt, same question: ${outcome(pirate.response_metadata)}`);
   console.log(`model calls so far: ${provider.modelCalls()}`);

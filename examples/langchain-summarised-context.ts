@@ -8,7 +8,8 @@ import { AIMessage, HumanMessage, SystemMessage } from "@langchain/core/messages
 import { StringOutputParser } from "@langchain/core/output_parsers";
 import { ChatPromptTemplate } from "@langchain/core/prompts";
 // In your project: import { ... } from "langchain-semcache";
-import { Cache, CachedChatModel, Config, DistanceEvaluation, managerFactory, summarizeContext } from "../src/index.js";
+import { Cache, Config, DistanceEvaluation, managerFactory, summarizeContext } from "../src/index.js";
+import { CachedChatModel } from "../src/langchain/index.js";
 import { outcome } from "./support/print.js";
 import { askedText, openProvider } from "./support/provider.js";
 import { runExample } from "./support/run.js";
@@ -85,7 +86,8 @@ await runExample(async ({ defer, tempDir }) => {
     config: new Config({ similarityThreshold: 0.97 }),
   });
   defer(() => cache.close());
-  const agent = new CachedChatModel({ model: provider.chatModel(), cache });
+  // The key is the summary of the whole dialogue, so the earlier turns may differ in wording: share across them.
+  const agent = new CachedChatModel({ model: provider.chatModel(), cache, shareAcrossContexts: true });
 
   const dialogues = [
     ["trip A (Japan, April, small budget)", tripA],

@@ -5,7 +5,8 @@
  * Run: npx tsx examples/openai-chat.ts (against OpenAI when OPENAI_API_KEY is set).
  */
 // In your project: import { ... } from "langchain-semcache" (or "langchain-semcache/openai").
-import { Cache, cachedChatCompletion, wrapOpenAI } from "../src/index.js";
+import { Cache } from "../src/index.js";
+import { cachedChatCompletion, wrapOpenAI } from "../src/adapters/openai/index.js";
 import { openClient, verdict } from "./support/openai-client.js";
 import { ms, timed } from "./support/print.js";
 import { cannedReply } from "./support/provider.js";

@@ -7,7 +7,8 @@
  */
 // In your project: import { ... } from "langchain-semcache" (or "langchain-semcache/openai").
 import { toFile } from "openai";
-import { Cache, managerFactory, wrapOpenAI } from "../src/index.js";
+import { Cache, managerFactory } from "../src/index.js";
+import { wrapOpenAI } from "../src/adapters/openai/index.js";
 import { openClient, verdict } from "./support/openai-client.js";
 import { ms, timed } from "./support/print.js";
 import { runExample } from "./support/run.js";

@@ -56,7 +56,8 @@ export async function openTarget(values: TargetValues): Promise<{ client: CacheC
     return { client, close: async () => client.close() };
   }
   if (values.key !== undefined) throw new ValidationError("--key is for --url.");
-  const { cache } = await openServerCache({ configPath, dataDir });
+  // No warm-up: stats and export never embed, and import loads the model with its first batch.
+  const { cache } = await openServerCache({ configPath, dataDir, warmUp: false });
   const client = new CacheClient({ cache, namespace: values.namespace });
   return { client, close: () => cache.close() };
 }

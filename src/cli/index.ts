@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** The `semcache` command: a dispatcher over subcommands. Faults in what the user gave exit 2 with a message. */
 import { SemcacheError } from "../core/errors.js";
+import { packageVersion } from "../core/package-version.js";
 import { exportCommand } from "./export.js";
 import { importCommand } from "./import.js";
 import { serve } from "./serve.js";
@@ -22,7 +23,7 @@ ${Object.entries(COMMANDS)
   .map(([name, command]) => `  ${name.padEnd(8)} ${command.summary}`)
   .join("\n")}
 
-Run \`semcache <command> --help\` for a command's options.
+Run \`semcache <command> --help\` for a command's options, \`semcache --version\` for the version.
 `;
 
 const io: TuneIo = {
@@ -40,6 +41,10 @@ async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === "--help" || name === "-h" || name === "help") {
     io.out(USAGE);
+    return 0;
+  }
+  if (name === "--version") {
+    io.out(`${packageVersion()}\n`);
     return 0;
   }
   const command = name === undefined ? undefined : COMMANDS[name];

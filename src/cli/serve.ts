@@ -1,8 +1,13 @@
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { ValidationError } from "../core/errors.js";
+import { packageVersion } from "../core/package-version.js";
 import { buildServer } from "../server/app.js";
 import { openServerCache, readConfigFile } from "../server/server-cache.js";
 import { isLoopback, resolveServerSettings } from "../server/server-config.js";
+import { PrecisionGuardEvaluation } from "../similarity/precision-guard.js";
+import type { SimilarityEvaluation } from "../similarity/types.js";
+import { UnambiguousEvaluation } from "../similarity/unambiguous.js";
 import { eitherOption } from "./cache-target.js";
 import type { TuneIo } from "./tune.js";
 
@@ -10,8 +15,9 @@ export const SERVE_USAGE = `Usage: semcache serve [options]
 
 Serves the cache over HTTP: POST /put, /get, /flush, the plain map on /?prompt=, an OpenAI-compatible
 /v1/chat/completions proxy, /healthz, /stats, /metrics; the API page is at /docs. Starts listening once the
-cache (and its embedding model) is loaded. SIGTERM or SIGINT stops it gracefully (requests in flight finish,
-the store is flushed and closed).
+cache is loaded and its embedding model has embedded a warm-up text, then prints one line: the URL, data dir,
+stores, judge, threshold and upstream. SIGTERM or SIGINT stops it gracefully (requests in flight finish, the
+store is flushed and closed); so does SIGTERM to \`npx semcache serve\`.
 
 Options:
   -s, --host HOST            address to listen on (default server.host, else 127.0.0.1)
@@ -21,6 +27,7 @@ Options:
                              alias --cache-dir)
   --allow-unauthenticated    listen on a non-loopback address with no API key configured
   --log-level LEVEL          fatal, error, warn, info (default), debug (a line per request), trace, silent
+  --version                  print the version
   -h, --help                 this text
 
 Without -f the cache is the offline semantic preset (Universal Sentence Encoder, SQLite, hnswlib and the
@@ -49,10 +56,12 @@ export async function serve(argv: string[], io: TuneIo): Promise<void> {
       "cache-dir": { type: "string" },
       "allow-unauthenticated": { type: "boolean", default: false },
       "log-level": { type: "string", default: "info" },
+      version: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
   });
   if (values.help) return io.out(SERVE_USAGE);
+  if (values.version) return io.out(`${packageVersion()}\n`);
   if (positionals.length > 0) throw new ValidationError(`serve takes no arguments, got "${positionals.join(" ")}".`);
   const level = values["log-level"];
   if (!LEVELS.includes(level)) throw new ValidationError(`--log-level must be one of ${LEVELS.join(", ")}, got "${level}".`);
@@ -72,10 +81,11 @@ export async function serve(argv: string[], io: TuneIo): Promise<void> {
         "Configure server.api_keys, or pass --allow-unauthenticated (server.allow_unauthenticated: true).",
     );
   }
-  const { cache } = await openServerCache({ config, dataDir });
+  const opened = await openServerCache({ config, dataDir, onProgress: (message) => io.progress(`semcache: ${message}\n`) });
+  const { cache } = opened;
   try {
     const app = buildServer({ cache, settings: section, logger: { level }, logRequests: level === "debug" || level === "trace", closeCache: true });
-    const stopped = waitForSignal(app.close.bind(app), io);
+    const stopped = waitForStop(app.close.bind(app), io);
     try {
       await app.listen({ host: settings.host, port: settings.port });
     } catch (error) {
@@ -88,22 +98,59 @@ export async function serve(argv: string[], io: TuneIo): Promise<void> {
     }
     const address = app.server.address();
     const url = typeof address === "object" && address ? `http://${address.family === "IPv6" ? `[${address.address}]` : address.address}:${address.port}` : String(address);
-    io.out(`semcache listening on ${url} (API page: ${url}/docs)\n`);
+    const setup = [
+      `data ${resolve(opened.dataDir)}`,
+      `stores ${opened.stores}`,
+      `judge ${judgeName(cache.similarityEvaluation)}`,
+      `threshold ${cache.config.similarityThreshold}`,
+      // The default upstream is only a fallback for the proxy; one the config names is worth showing.
+      ...(server?.upstream ? [`upstream ${settings.upstream.baseURL}`] : []),
+      `version ${packageVersion()}`,
+    ];
+    io.out(`semcache listening on ${url} (${setup.join(", ")}; API page ${url}/docs)\n`);
     await stopped;
+    io.progress("semcache: stopped\n");
   } finally {
     await cache.close();
   }
 }
 
-/** Resolves once a SIGTERM or SIGINT has closed the app; a second signal exits at once. */
-function waitForSignal(close: () => Promise<unknown>, io: TuneIo): Promise<void> {
+/** "preset" for initSimilarCache's default judge (the precision guard weighed by UnambiguousEvaluation), else the class name. */
+function judgeName(evaluation: SimilarityEvaluation): string {
+  if (evaluation instanceof UnambiguousEvaluation && evaluation.inner instanceof PrecisionGuardEvaluation) return "preset";
+  return evaluation.constructor.name;
+}
+
+/** How often a server started by npm checks that npm is still there. */
+const PARENT_POLL_MS = 200;
+
+/**
+ * Under npm, calls `stop` when the parent process exits: `npx semcache serve` (and `npm run`) runs the command
+ * under `sh -c`, and npm passes a SIGTERM to that shell, which dies of it without passing it on, so the server
+ * would live on, orphaned. Returns the function that stops watching.
+ */
+function watchNpmParent(stop: () => void): () => void {
+  if (process.env.npm_lifecycle_event === undefined) return () => undefined;
+  const parentPid = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid !== parentPid) stop();
+  }, PARENT_POLL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** Resolves once a SIGTERM or SIGINT (or, under npm, npm's exit) has closed the app; a second signal exits at once. */
+function waitForStop(close: () => Promise<unknown>, io: TuneIo): Promise<void> {
   return new Promise((resolve, reject) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off("SIGTERM", stop).off("SIGINT", stop);
+    const stop = (reason: string) => {
+      process.off("SIGTERM", onSignal).off("SIGINT", onSignal);
+      unwatch();
       process.once("SIGTERM", () => process.exit(1)).once("SIGINT", () => process.exit(1));
-      io.progress(`semcache: ${signal}, finishing requests in flight and closing the store\n`);
+      io.progress(`semcache: ${reason}, finishing requests in flight and closing the store\n`);
       close().then(() => resolve(), reject);
     };
-    process.on("SIGTERM", stop).on("SIGINT", stop);
+    const onSignal = (signal: NodeJS.Signals) => stop(signal);
+    process.on("SIGTERM", onSignal).on("SIGINT", onSignal);
+    const unwatch = watchNpmParent(() => stop("npm exited"));
   });
 }

@@ -37,7 +37,11 @@ export interface GptCacheConfig {
     scalarParams?: ScalarParams;
     vectorParams?: VectorParams;
   };
-  /** Evaluation kind: "distance" (default for vectors), "exact" (default for "string"), "time", "kreciprocal". */
+  /**
+   * Evaluation kind: "distance", "exact" (default for "string"), "time", "kreciprocal". Unset with the "use"
+   * embedding: initSimilarCache's preset judge (and its threshold unless config.similarity_threshold is set);
+   * unset with "wink": "distance".
+   */
   evaluation?: string;
   evaluationConfig: Record<string, unknown>;
   preFunction?: string;
@@ -380,7 +384,22 @@ function createEvaluation(kind: string, options: Record<string, unknown>): Simil
   return evaluation;
 }
 
-/** The initSimilarCache options a checked config describes (components created, names resolved). */
+/**
+ * The judge a config names. Unnamed, the string embedding matches exactly, and the others keep
+ * initSimilarCache's default (undefined): the preset judge with "use", on whose cosines it was fitted, so a
+ * file written for its `server` section or a threshold does not turn the precision guard off.
+ */
+function evaluationOf(config: GptCacheConfig, exact: boolean): SimilarityEvaluation | undefined {
+  if (config.evaluation !== undefined) return createEvaluation(config.evaluation, config.evaluationConfig);
+  const keys = Object.keys(config.evaluationConfig);
+  if (keys.length > 0) throw new ValidationError(`evaluation_config (${keys.join(", ")}) needs an \`evaluation\` it applies to.`);
+  return exact ? new ExactMatchEvaluation() : undefined;
+}
+
+/**
+ * The initSimilarCache options a checked config describes (components created, names resolved). What the file
+ * leaves unset keeps initSimilarCache's default: the judge (see `evaluationOf`) and its threshold.
+ */
 export function similarCacheOptionsFromConfig(config: GptCacheConfig): SimilarCacheOptions {
   const exact = config.embedding === "string" || config.embedding === "none";
   const embedding = exact
@@ -395,7 +414,7 @@ export function similarCacheOptionsFromConfig(config: GptCacheConfig): SimilarCa
   const { storage } = config;
   return {
     embedding,
-    evaluation: createEvaluation(config.evaluation ?? (exact ? "exact" : "distance"), config.evaluationConfig),
+    evaluation: evaluationOf(config, exact),
     dataDir: storage.dataDir,
     manager: storage.manager ?? (exact ? "sqlite" : "sqlite,hnswlib"),
     maxSize: storage.maxSize,

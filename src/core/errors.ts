@@ -100,18 +100,54 @@ export class ValueTooLongError extends SemcacheError {
   }
 }
 
+/** Why an optional package cannot be used: not installed, installed at an unsupported version, or its native code not built. */
+export type MissingDependencyReason = "missing" | "version" | "binding";
+
+export interface MissingDependencyDetails extends SemcacheErrorOptions {
+  reason?: MissingDependencyReason;
+  /** The versions this package supports (OPTIONAL_PACKAGES). */
+  range?: string;
+  /** The version found, when the reason is "version". */
+  installedVersion?: string;
+}
+
+function installLine(packageName: string, range: string | undefined): string {
+  return range === undefined ? `npm install ${packageName}` : `npm install "${packageName}@${range}"`;
+}
+
+function missingDependencyMessage(packageName: string, feature: string, details: MissingDependencyDetails): string {
+  switch (details.reason) {
+    case "version":
+      return (
+        `${feature} needs "${packageName}" ${details.range}, but ${details.installedVersion} is installed: ` +
+        installLine(packageName, details.range)
+      );
+    case "binding":
+      return (
+        `${feature} needs the native module of "${packageName}", which was not built at install time. ` +
+        `npm 11: add "${packageName}": true to "allowScripts" in your package.json; pnpm: run \`pnpm approve-builds\`. ` +
+        `Then rebuild it: npm rebuild ${packageName}`
+      );
+    default:
+      return `${feature} needs the optional package "${packageName}": ${installLine(packageName, details.range)}`;
+  }
+}
+
 export class MissingDependencyError extends SemcacheError {
   static readonly code = "SEMCACHE_MISSING_DEPENDENCY";
+  readonly reason: MissingDependencyReason;
+  readonly range?: string;
+  readonly installedVersion?: string;
+
   constructor(
     readonly packageName: string,
     readonly feature: string,
-    options?: SemcacheErrorOptions,
+    details: MissingDependencyDetails = {},
   ) {
-    super(
-      MissingDependencyError.code,
-      `${feature} needs the optional package "${packageName}": npm install ${packageName}`,
-      options,
-    );
+    super(MissingDependencyError.code, missingDependencyMessage(packageName, feature, details), details);
+    this.reason = details.reason ?? "missing";
+    this.range = details.range;
+    this.installedVersion = details.installedVersion;
   }
 }
 
@@ -151,27 +187,5 @@ export class HttpError extends SemcacheError {
     options?: SemcacheErrorOptions,
   ) {
     super(HttpError.code, message, options);
-  }
-}
-
-/** The package a module specifier belongs to ("@scope/name/sub" -> "@scope/name"). */
-function packageOf(specifier: string): string {
-  const parts = specifier.split("/");
-  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
-}
-
-/**
- * Loads an optional dependency, turning "not installed" into a MissingDependencyError that names the package
- * really missing: the one asked for, or a package it imports in turn (an integration's native library).
- */
-export async function importOptional<T>(specifier: string, feature: string): Promise<T> {
-  try {
-    return (await import(specifier)) as T;
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") throw error;
-    const missing = /Cannot find (?:package|module) '([^']+)'/.exec(String((error as Error).message))?.[1];
-    const isPackageName = missing !== undefined && !/^(?:[./]|file:|[A-Za-z]:\\)/.test(missing);
-    throw new MissingDependencyError(packageOf(isPackageName ? missing : specifier), feature, { cause: error });
   }
 }

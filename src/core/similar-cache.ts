@@ -1,7 +1,8 @@
 import { toEmbeddingFunction, type EmbeddingSource } from "../embeddings/resolve.js";
+import type { EmbeddingFunction } from "../embeddings/types.js";
 import { UniversalSentenceEncoderEmbeddings } from "../embeddings/use.js";
 import type { EvictionPolicy } from "../manager/eviction/types.js";
-import { managerFactory, type ScalarParams, type VectorParams } from "../manager/factory.js";
+import { managerFactory, type ManagerComponents, type ScalarParams, type VectorParams } from "../manager/factory.js";
 import type { PostProcessFunc, PreEmbeddingFunc } from "../processors/types.js";
 import { DistanceEvaluation } from "../similarity/distance.js";
 import { DEFAULT_GUARD_THRESHOLD, PrecisionGuardEvaluation } from "../similarity/precision-guard.js";
@@ -24,10 +25,12 @@ export interface SimilarCacheOptions {
   /** Key -> vector. Default the offline Universal Sentence Encoder (512-d). */
   embedding?: EmbeddingSource;
   /**
-   * Judges candidates. Default: with the default embedding, `presetEvaluation()` (the precision guard, fitted
-   * on its cosines, which refuses pairs that differ in a number, a name, a negation or an opposite action,
-   * blended with the cosine and weighed down when another stored question with another answer is about as
-   * near); with another embedding, DistanceEvaluation (cosine similarity).
+   * Judges candidates. Default: with the Universal Sentence Encoder (the default embedding, or any
+   * UniversalSentenceEncoderEmbeddings: batching and the worker thread do not change its vectors),
+   * `presetEvaluation()` (the precision guard, fitted on its cosines, which refuses pairs that differ in a
+   * number, a name, a negation or an opposite action, blended with the cosine and weighed down when another
+   * stored question with another answer is about as near); with another embedding, DistanceEvaluation
+   * (cosine similarity).
    */
   evaluation?: SimilarityEvaluation;
   /**
@@ -44,8 +47,8 @@ export interface SimilarCacheOptions {
   eviction?: string | EvictionPolicy;
   /** Seconds an entry lives; none by default. */
   ttl?: number;
-  /** "scalar,vector" store kinds. Default "sqlite,hnswlib". */
-  manager?: string;
+  /** "scalar,vector" store kinds, or the stores themselves. Default "sqlite,hnswlib". */
+  manager?: string | ManagerComponents;
   /** With a shared scalar store and the in-process index: ms between pulls of other replicas' entries (default 250). */
   syncIntervalMs?: number;
   /** Milliseconds between writes of buffered hit counts, last-access times and report rows (default 5000). */
@@ -59,6 +62,26 @@ export interface SimilarCacheOptions {
   /** The cache to set up. Default the global `cache`. */
   cache?: Cache;
   config?: Config | ConfigOptions;
+  /**
+   * Told of startup progress, one line at a time without a newline: that the embedding model is loading,
+   * then how long it took to load and embed the warm-up text. Default silent (`semcache serve` prints them).
+   */
+  onProgress?: (message: string) => void;
+  /**
+   * Embed one text before resolving (default true), so the first request does not pay for loading the model.
+   * False leaves the loading to the first embedding, for tools that may never embed (stats, export).
+   */
+  warmUp?: boolean;
+}
+
+/** Embedded once before initSimilarCache resolves, so the first request does not pay for loading the model. */
+const WARM_UP_TEXT = "Is the embedding model ready?";
+
+/** The embedding's name for progress lines. */
+function embeddingName(embedding: EmbeddingSource): string {
+  if (typeof embedding === "function") return embedding.name || "embedding function";
+  const name = (embedding as object).constructor?.name;
+  return name && name !== "Object" ? name : "embedding";
 }
 
 function configOf(config: Config | ConfigOptions | undefined, threshold: number | undefined, fallback: number): Config {
@@ -71,8 +94,24 @@ function configOf(config: Config | ConfigOptions | undefined, threshold: number 
 }
 
 /**
+ * Models load on their first text (the default one on its worker thread: 0.5 to 1 s): embeds one now, so no
+ * request pays for it. `init()` learns an unknown dimension with a probe, which is that text.
+ */
+async function warmUpEmbedding(embeddingFunc: EmbeddingFunction, name: string, onProgress?: (message: string) => void): Promise<void> {
+  onProgress?.(`loading the embedding model (${name})`);
+  const loadStart = performance.now();
+  const probes = embeddingFunc.dimension === 0 && embeddingFunc.init !== undefined;
+  await embeddingFunc.init?.();
+  if (!probes) await embeddingFunc.embed(WARM_UP_TEXT);
+  const loadMs = Math.round(performance.now() - loadStart);
+  onProgress?.(`embedding model ready in ${loadMs} ms`);
+}
+
+/**
  * The offline semantic cache in one call: the Universal Sentence Encoder, an SQLite file and an HNSW index
  * in `dataDir`, and `presetEvaluation()` judging candidates. Entries survive restarts on the same dataDir.
+ * Resolves once the embedding has embedded a warm-up text (its model loaded: 0.5 to 1 s for the default one),
+ * so the first request is as fast as the next.
  */
 export async function initSimilarCache(options: SimilarCacheOptions = {}): Promise<Cache> {
   if (typeof options !== "object" || options === null) throw new ValidationError("initSimilarCache options must be an object.");
@@ -85,8 +124,9 @@ export async function initSimilarCache(options: SimilarCacheOptions = {}): Promi
   const embedding = options.embedding ?? new UniversalSentenceEncoderEmbeddings({ worker: true });
   const known = (embedding as { dimension?: unknown }).dimension;
   const embeddingFunc = toEmbeddingFunction(embedding, { dimension: typeof known === "number" && known > 0 ? known : undefined });
+  if (options.warmUp ?? true) await warmUpEmbedding(embeddingFunc, embeddingName(embedding), options.onProgress);
   // Learns an unknown dimension with one probe, so the index is created at the right size.
-  await embeddingFunc.init?.();
+  else await embeddingFunc.init?.();
   const dimension = options.vectorParams?.dimension ?? (embeddingFunc.dimension || undefined);
   const dataManager = managerFactory(options.manager ?? "sqlite,hnswlib", {
     dataDir: options.dataDir ?? "./semcache_data",
@@ -100,7 +140,7 @@ export async function initSimilarCache(options: SimilarCacheOptions = {}): Promi
     vectorParams: { ...options.vectorParams, dimension },
   });
   // The guard's model was fitted on the default embedding's cosines, so the preset judge is the default only with it.
-  const preset = options.evaluation === undefined && options.embedding === undefined;
+  const preset = options.evaluation === undefined && (options.embedding === undefined || options.embedding instanceof UniversalSentenceEncoderEmbeddings);
   const evaluation = options.evaluation ?? (preset ? presetEvaluation() : new DistanceEvaluation());
   const fallback = preset ? DEFAULT_PRESET_THRESHOLD : evaluation instanceof PrecisionGuardEvaluation ? DEFAULT_GUARD_THRESHOLD : DEFAULT_SIMILAR_THRESHOLD;
   return target.init({

@@ -2,7 +2,8 @@ import { access } from "node:fs/promises";
 import { Embeddings, type EmbeddingsParams } from "@langchain/core/embeddings";
 import type * as OnnxRuntimeModule from "onnxruntime-node";
 import type { InferenceSession, Tensor } from "onnxruntime-node";
-import { EmbeddingError, importOptional, ValidationError } from "../core/errors.js";
+import { EmbeddingError, ValidationError } from "../core/errors.js";
+import { importOptional } from "../core/optional-import.js";
 import { WordPieceTokenizer, type Encoding } from "./tokenizer.js";
 
 type OnnxRuntime = typeof OnnxRuntimeModule;
@@ -39,7 +40,7 @@ async function requireFile(path: string, what: string): Promise<void> {
  */
 export class OnnxTokenModel {
   private constructor(
-    readonly session: InferenceSession,
+    private readonly session: InferenceSession,
     readonly tokenizer: WordPieceTokenizer,
     private readonly ort: OnnxRuntime,
   ) {}

@@ -1,13 +1,22 @@
 import type * as TransformersModule from "@huggingface/transformers";
 import type { ImageFeatureExtractionPipeline, RawImage, Tensor } from "@huggingface/transformers";
-import { EmbeddingError, importOptional, SemcacheError, ValidationError } from "../core/errors.js";
+import { EmbeddingError, SemcacheError, ValidationError } from "../core/errors.js";
+import { importOptional } from "../core/optional-import.js";
 import { checkModelOptions, LazyPipeline, loadTransformersPipeline, tensorRows, type TransformersModelOptions } from "./transformers.js";
 import type { EmbeddingFunction, EmbeddingInput } from "./types.js";
 
 type Transformers = typeof TransformersModule;
 
 /** An image as the model takes it: encoded bytes (PNG, JPEG, WebP, ... decoded by sharp) or decoded pixels. */
-export type ImageInput = Uint8Array | RawImage;
+export type ImageInput = Uint8Array | RawImageLike;
+
+/** A transformers.js RawImage (decoded pixels), typed by shape so that these declarations compile without the library. */
+export interface RawImageLike {
+  readonly data: ArrayLike<number>;
+  readonly width: number;
+  readonly height: number;
+  readonly channels: number;
+}
 
 /**
  * Turns what the cache is given (a file name, a data URL, raw pixels, a text to render, ...) into an image;

@@ -3,7 +3,8 @@ import { isAbsolute, join, resolve } from "node:path";
 import { Embeddings, type EmbeddingsParams } from "@langchain/core/embeddings";
 import type * as TransformersModule from "@huggingface/transformers";
 import type { DataType, FeatureExtractionPipeline, PipelineType, Tensor } from "@huggingface/transformers";
-import { EmbeddingError, importOptional, SemcacheError, ValidationError } from "../core/errors.js";
+import { EmbeddingError, SemcacheError, ValidationError } from "../core/errors.js";
+import { importOptional } from "../core/optional-import.js";
 
 type Transformers = typeof TransformersModule;
 
@@ -23,8 +24,11 @@ export interface TransformersModelOptions {
    * EmbeddingError saying to download it first. Folders never download.
    */
   allowRemoteModels?: boolean;
-  /** Which weights file to load ("fp32" is onnx/model.onnx, "q8" onnx/model_quantized.onnx, ...). Default: transformers.js's. */
-  dtype?: DataType;
+  /**
+   * Which weights file to load, as transformers.js names them ("auto", "fp32" for onnx/model.onnx, "fp16", "q8"
+   * for onnx/model_quantized.onnx, "int8", "uint8", "q4", "bnb4", "q4f16"). Default: transformers.js's.
+   */
+  dtype?: string;
 }
 
 /** How token vectors become one text vector (transformers.js's pooling options, "none" excluded). */
@@ -66,7 +70,7 @@ export function checkModelOptions(options: TransformersModelOptions, feature: st
  * instances with different options never see each other's settings. Only a hub name missing locally with
  * `allowRemoteModels` goes to the library by name (and to its global `env.cacheDir`).
  */
-export async function loadTransformersPipeline<T>(task: PipelineType, options: TransformersModelOptions, feature: string): Promise<T> {
+export async function loadTransformersPipeline<T>(task: string, options: TransformersModelOptions, feature: string): Promise<T> {
   const imported = await importOptional<Transformers & { default?: Transformers }>("@huggingface/transformers", feature);
   const lib = imported.default ?? imported;
   const { model, allowRemoteModels = false, dtype } = options;
@@ -78,7 +82,7 @@ export async function loadTransformersPipeline<T>(task: PipelineType, options: T
   }
   try {
     const pipeline = lib.pipeline as (task: PipelineType, model: string, options: object) => Promise<unknown>;
-    return (await pipeline(task, local ? folder : model, { local_files_only: local, dtype })) as T;
+    return (await pipeline(task as PipelineType, local ? folder : model, { local_files_only: local, dtype: dtype as DataType | undefined })) as T;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     const hint = (error as Error)?.name === "ModelFileNotFoundError" ? " Download the model's files into the folder first." : "";
@@ -86,8 +90,14 @@ export async function loadTransformersPipeline<T>(task: PipelineType, options: T
   }
 }
 
+/** A transformers.js Tensor, typed by shape so that these declarations compile without the library. */
+export interface TensorLike {
+  readonly dims: readonly number[];
+  tolist(): unknown;
+}
+
 /** Rows of a [batch, dimension] tensor, refusing anything else (token vectors, a wrong model). */
-export function tensorRows(output: Tensor, feature: string): number[][] {
+export function tensorRows(output: TensorLike, feature: string): number[][] {
   if (output.dims.length !== 2) {
     throw new EmbeddingError(`${feature}: the model's output has shape [${output.dims.join(", ")}]; one vector per input [batch, dimension] is needed.`);
   }

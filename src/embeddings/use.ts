@@ -1,5 +1,6 @@
 import { Embeddings, type EmbeddingsParams } from "@langchain/core/embeddings";
-import { EmbeddingError, ValidationError, importOptional } from "../core/errors.js";
+import { EmbeddingError, ValidationError } from "../core/errors.js";
+import { importOptional } from "../core/optional-import.js";
 import { USE_DIMENSION, useWorker } from "./use-worker.js";
 
 /** The part of @energetic-ai/embeddings' model this class uses. */

@@ -9,12 +9,14 @@ import {
 import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
 import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
 import type { Runnable } from "@langchain/core/runnables";
+import { CONTEXT_KEY, contextDigest, messagesBeforeQuestion } from "../core/conversation-context.js";
 import { ValidationError } from "../core/errors.js";
 import { runCachedStream } from "../core/pipeline.js";
 import type { CacheRequest } from "../core/types.js";
 import {
   CACHE_CALL_KEYS,
   carriesTools,
+  checkTemperatureSkip,
   modelCallConfig,
   modelSettings,
   runWithOutcome,
@@ -53,6 +55,11 @@ export interface CachedChatModelFields<M extends BaseChatModelCallOptions = Base
     WrapperCacheDefaults {
   /** The chat model to put the cache in front of (ChatOpenAI, ChatAnthropic, ChatOllama, ...). */
   model: BaseChatModel<M>;
+  /**
+   * Reuse an answer stored under other system messages or earlier turns. Default false: the question is
+   * matched only among entries asked after the same messages (an exact partition on their digest).
+   */
+  shareAcrossContexts?: boolean;
 }
 
 function isChatModel(model: unknown): model is BaseChatModel {
@@ -95,10 +102,11 @@ async function* generationChunks(source: AsyncIterable<AIMessageChunk>): AsyncGe
  * await chat.invoke(messages, { session: "user-42", cacheSkip: true }); // cache options per call
  * ```
  *
- * - The key: by default (`lastContent`) the last message's text, so the same question under another system
- *   prompt hits. To key on the conversation, init the cache with `preEmbeddingFunc: concatAllQueries` (the
- *   last `config.contextLen` user turns; drop "system" from `config.skipList` to include the system prompt)
- *   or `getMessages` (every message).
+ * - The key: by default (`lastContent`) the last message's text, matched only among entries asked after the
+ *   same messages (system prompt, earlier turns: an exact partition on their digest), since they can change
+ *   the answer. `shareAcrossContexts: true` shares answers across them. To match on the conversation instead,
+ *   init the cache with `preEmbeddingFunc: concatAllQueries` (the last `config.contextLen` user turns) or
+ *   `getMessages` (every message).
  * - Hits are AIMessages with `response_metadata.semcache = { hit: true, score, id }` and zero usage; stream
  *   hits replay as AIMessageChunks of a few words. Misses return the wrapped model's message unchanged
  *   (SemcacheMarker lists the other markers).
@@ -118,6 +126,7 @@ export class CachedChatModel<M extends BaseChatModelCallOptions = BaseChatModelC
   readonly model: BaseChatModel<M>;
   private readonly fields: CachedChatModelFields<M>;
   private readonly defaults: WrapperCacheDefaults;
+  private readonly shareAcrossContexts: boolean;
   /** What a miss calls: the model, or the model bound with tools by `bindTools`. */
   private target: Runnable<BaseLanguageModelInput, AIMessageChunk, M>;
   private toolsBound = false;
@@ -127,13 +136,16 @@ export class CachedChatModel<M extends BaseChatModelCallOptions = BaseChatModelC
   }
 
   constructor(fields: CachedChatModelFields<M>) {
-    const { model, cache, session, cacheOptions, ...params } = fields ?? ({} as CachedChatModelFields<M>);
+    const { model, cache, session, cacheOptions, temperatureSkip, shareAcrossContexts = false, ...params } = fields ?? ({} as CachedChatModelFields<M>);
     super(params);
     if (!isChatModel(model)) throw new ValidationError("CachedChatModel needs `model`, a LangChain chat model.");
+    if (typeof shareAcrossContexts !== "boolean") throw new ValidationError("CachedChatModel: `shareAcrossContexts` must be a boolean.");
+    checkTemperatureSkip("CachedChatModel", temperatureSkip);
+    this.shareAcrossContexts = shareAcrossContexts;
     this.model = model;
     this.target = model;
     this.fields = fields;
-    this.defaults = { cache, session, cacheOptions };
+    this.defaults = { cache, session, cacheOptions, temperatureSkip };
   }
 
   _llmType(): string {
@@ -236,6 +248,8 @@ export class CachedChatModel<M extends BaseChatModelCallOptions = BaseChatModelC
     const chat = toRequestMessages(messages);
     if (!chat) return undefined;
     const settings = modelSettings(this.model, modelOptions);
-    return carriesTools(settings) ? undefined : { ...settings, messages: chat };
+    if (carriesTools(settings)) return undefined;
+    const context = this.shareAcrossContexts ? undefined : contextDigest(messagesBeforeQuestion(chat));
+    return { ...settings, messages: chat, [CONTEXT_KEY]: context };
   }
 }

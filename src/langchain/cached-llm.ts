@@ -6,6 +6,7 @@ import { runCachedStream } from "../core/pipeline.js";
 import type { CacheRequest } from "../core/types.js";
 import {
   CACHE_CALL_KEYS,
+  checkTemperatureSkip,
   modelCallConfig,
   modelSettings,
   runWithOutcome,
@@ -76,11 +77,12 @@ export class CachedLLM<M extends BaseLLMCallOptions = BaseLLMCallOptions> extend
   }
 
   constructor(fields: CachedLLMFields<M>) {
-    const { model, cache, session, cacheOptions, ...params } = fields ?? ({} as CachedLLMFields<M>);
+    const { model, cache, session, cacheOptions, temperatureSkip, ...params } = fields ?? ({} as CachedLLMFields<M>);
     super(params);
     if (!isLLM(model)) throw new ValidationError("CachedLLM needs `model`, a LangChain text LLM (BaseLLM).");
+    checkTemperatureSkip("CachedLLM", temperatureSkip);
     this.model = model;
-    this.defaults = { cache, session, cacheOptions };
+    this.defaults = { cache, session, cacheOptions, temperatureSkip };
   }
 
   _llmType(): string {

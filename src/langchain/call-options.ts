@@ -6,6 +6,7 @@
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import { CallbackManager, type CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
 import type { Cache } from "../core/cache.js";
+import { ValidationError } from "../core/errors.js";
 import { runCached, type CacheHit, type RequestOptions, type ValueSurface } from "../core/pipeline.js";
 import type { Session } from "../core/session.js";
 import type { CacheRequest } from "../core/types.js";
@@ -46,6 +47,18 @@ export interface WrapperCacheDefaults {
   cache?: Cache;
   session?: Session | string;
   cacheOptions?: RequestOptions;
+  /**
+   * Apply GPTCache's random skip by the model's temperature (at temperature T a lookup is skipped with
+   * probability 1/(1+e^(1/T)); at 2, always). Default false: LangChain caches are deterministic, so a repeat is
+   * a hit whatever the model's temperature (which still partitions the entries). A `temperature` call option
+   * applies the rule at that temperature either way.
+   */
+  temperatureSkip?: boolean;
+}
+
+/** Checks a wrapper's temperatureSkip field. */
+export function checkTemperatureSkip(wrapper: string, value: unknown): void {
+  if (value !== undefined && typeof value !== "boolean") throw new ValidationError(`${wrapper}: \`temperatureSkip\` must be a boolean.`);
 }
 
 /** Splits parsed call options into the cache's (over the wrapper's defaults) and the wrapped model's. */
@@ -53,7 +66,8 @@ export function splitCallOptions<O extends object>(
   options: O,
   defaults: WrapperCacheDefaults,
 ): { cacheOptions: RequestOptions; modelOptions: Omit<O, CacheCallKey> } {
-  const cacheOptions: Record<string, unknown> = { ...defaults.cacheOptions };
+  // Deterministic unless asked: the rule then reads the model's own temperature from the request.
+  const cacheOptions: Record<string, unknown> = { ...(defaults.temperatureSkip ? {} : { temperature: 0 }), ...defaults.cacheOptions };
   if (defaults.cache !== undefined) cacheOptions.cacheObj = defaults.cache;
   if (defaults.session !== undefined) cacheOptions.session = defaults.session;
   const modelOptions: Record<string, unknown> = {};

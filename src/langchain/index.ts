@@ -1,4 +1,4 @@
-/** LangChain surfaces: `langchain-semcache/langchain` (also re-exported from the package root). */
+/** LangChain surfaces: `langchain-semcache/langchain`. */
 export { SemanticCache, llmKeyPartition, type SemanticCacheOptions, type CacheHitMarker } from "./semantic-cache.js";
 export { lastHumanTurn, fullPrompt } from "./prompt-key.js";
 export { sanitizeLlmKey, withoutSecrets, parseLlmKey } from "./secrets.js";

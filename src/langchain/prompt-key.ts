@@ -35,6 +35,28 @@ export function lastHumanTurn(prompt: string): string {
   return turn.trim() === "" ? prompt : turn;
 }
 
+/**
+ * What a chat prompt says before its last human turn: the system messages and the earlier turns, which can
+ * change the answer to the same question ("Answer in French.", "My name is Alice."). Empty for a prompt with
+ * no human turn (an LLM prompt) and for a lone question.
+ */
+export function conversationContext(prompt: string): string {
+  const start = lastHumanTurnStart(prompt);
+  if (start < 0) return "";
+  const lineStart = prompt.lastIndexOf("\n", start - 1) + 1;
+  return prompt.slice(0, lineStart).trimEnd();
+}
+
+/**
+ * The prompt without the ids of the tool calls written into its AI turns: providers make a new id for every
+ * call, so an agent's second run (whose replayed tool calls get fresh ids) would otherwise never match the
+ * turns stored by its first. What a tool call asked and what the tool answered stay in the prompt.
+ */
+export function withoutToolCallIds(prompt: string): string {
+  if (!prompt.includes('"type":"tool_call"')) return prompt;
+  return prompt.replace(/^AI: .*$/gm, (line) => line.replace(/"id":"(?:[^"\\]|\\.)*"/g, '"id":""'));
+}
+
 /** The whole prompt (every turn of a chat transcript) as the key. */
 export function fullPrompt(prompt: string): string {
   return prompt;

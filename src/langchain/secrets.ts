@@ -4,7 +4,7 @@
  * a proxy would empty the cache. These helpers keep only what can change an answer.
  */
 
-/** Settings that are secret, or that change where a request goes but not what it answers. */
+/** Settings that are secret, that change where a request goes, or that differ per run, but not what it answers. */
 const DROPPED = new Set(
   [
     "apiKey", "openAIApiKey", "azureOpenAIApiKey", "anthropicApiKey", "googleApiKey", "cohereApiKey", "key",
@@ -13,6 +13,8 @@ const DROPPED = new Set(
     "azureOpenAIBasePath", "headers", "defaultHeaders", "organization", "project", "timeout", "maxRetries",
     "maxConcurrency", "dangerouslyAllowBrowser", "stream", "streaming", "streamUsage", "verbose", "callbacks",
     "signal", "configuration", "clientOptions", "fetch", "httpAgent",
+    // LangGraph's per-run fields (an agent's model calls carry them): checkpoint and task ids, start times.
+    "executionInfo", "writer", "interrupt",
   ].map(normalise),
 );
 

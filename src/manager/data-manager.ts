@@ -151,8 +151,15 @@ export class DataManager {
 
   private async open(): Promise<void> {
     await this.scalar.init();
-    await this.vector?.init();
-    await this.object?.init();
+    try {
+      await this.vector?.init();
+      await this.object?.init();
+    } catch (error) {
+      // The scalar store is closed again (a refused index must not leave the SQLite file open behind it); a
+      // retried init() reopens it.
+      await this.scalar.close().catch(() => undefined);
+      throw error;
+    }
     if (this.ttlMs !== undefined) await this.expireOld(Date.now());
     await this.catchUpIndex();
   }

@@ -3,12 +3,12 @@
  * calls `listen`; `app.inject` works as on any Fastify app). Every route has a schema (validation,
  * serialisation and the OpenAPI page at /docs at once); every failure answers `{ error: { code, message } }`.
  */
-import { readFileSync } from "node:fs";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { Cache } from "../core/cache.js";
 import { ValidationError } from "../core/errors.js";
+import { packageVersion } from "../core/package-version.js";
 import { Authenticator, type Caller } from "./auth.js";
 import { handleClientError, handleError } from "./errors.js";
 import { installHooks } from "./hooks.js";
@@ -42,8 +42,8 @@ export interface BuildServerOptions {
   docs?: boolean;
 }
 
-/** The package's version, for the OpenAPI description (package.json is two levels up from src/server and dist/server). */
-const VERSION = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+/** The package's version, for the OpenAPI description. */
+const VERSION = packageVersion();
 
 /** Node's HTTP server settings for the limits: slow clients are cut off after requestTimeoutMs. */
 function httpOptions(settings: ServerSettings) {

@@ -19,7 +19,10 @@ export interface Caller {
   /** The namespace this request reads and writes; undefined is the shared default. */
   namespace?: string;
   admin: boolean;
-  /** The key sent, when keys are configured (never forwarded upstream then). */
+  /**
+   * True when the caller sent one of the server's API keys (never forwarded upstream). The proxy then
+   * shares answers within the namespace; otherwise it may partition them by the upstream credential.
+   */
   authenticated: boolean;
 }
 
@@ -27,6 +30,11 @@ export const NAMESPACE_HEADER = "x-semcache-namespace";
 
 /** Every caller when no key is configured and no namespace is asked for. */
 const ANONYMOUS: Caller = Object.freeze({ namespace: undefined, admin: true, authenticated: false });
+
+/** The token of an `Authorization: Bearer TOKEN` header; undefined for any other header, or none. */
+export function bearerToken(header: string | string[] | undefined): string | undefined {
+  return typeof header === "string" ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
+}
 
 /** Keys are looked up by hash, so a lookup's timing says nothing about a key's characters. */
 function digest(key: string): string {
@@ -73,11 +81,10 @@ export class Authenticator {
   /** The configured key the request carries; undefined when no keys are configured. */
   private keyOf(request: FastifyRequest): ApiKey | undefined {
     if (!this.enabled) return undefined;
-    const header = request.headers.authorization;
-    const match = typeof header === "string" ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    const sent = bearerToken(request.headers.authorization);
     const challenge = { "www-authenticate": 'Bearer realm="semcache"' };
-    if (!match) throw new HttpProblem("SEMCACHE_UNAUTHORIZED", "Send an API key as `Authorization: Bearer KEY`.", challenge);
-    const key = this.keys.get(digest(match[1]));
+    if (sent === undefined) throw new HttpProblem("SEMCACHE_UNAUTHORIZED", "Send an API key as `Authorization: Bearer KEY`.", challenge);
+    const key = this.keys.get(digest(sent));
     if (!key) throw new HttpProblem("SEMCACHE_UNAUTHORIZED", "Unknown API key.", challenge);
     return key;
   }

@@ -10,7 +10,7 @@ import { loadGptCacheConfig, similarCacheOptionsFromConfig, type GptCacheConfig 
 import { Cache } from "../core/cache.js";
 import { Config, type ConfigOptions } from "../core/config.js";
 import { ValidationError } from "../core/errors.js";
-import { initSimilarCache } from "../core/similar-cache.js";
+import { initSimilarCache, type SimilarCacheOptions } from "../core/similar-cache.js";
 import type { ServerSection } from "./server-config.js";
 
 export const NAMESPACE_KEY = "semcache_namespace";
@@ -51,6 +51,21 @@ export interface ServerCacheOptions {
   configPath?: string;
   /** Overrides the config's storage_config.data_dir. Default `./semcache_data`. */
   dataDir?: string;
+  /** Startup progress lines (the embedding model loading, and its load time); default silent. */
+  onProgress?: (message: string) => void;
+  /** Load the model and embed a warm-up text before resolving (default true); false for tools that may never embed. */
+  warmUp?: boolean;
+}
+
+/** The cache a server answers from, and what it was set up with (for the startup line). */
+export interface ServerCache {
+  cache: Cache;
+  /** The config's `server` section. */
+  server?: ServerSection;
+  /** The data dir in force. */
+  dataDir: string;
+  /** The "scalar,vector" store kinds in force, e.g. "sqlite,hnswlib". */
+  stores: string;
 }
 
 /** Reads and checks a YAML config (server section included), building nothing: a typo fails before any model loads. */
@@ -67,18 +82,16 @@ export async function readConfigFile(configPath: string): Promise<GptCacheConfig
 /**
  * The cache `semcache serve` runs: the YAML config's when given (a path, or one read already), else the
  * offline semantic preset (`initSimilarCache`: Universal Sentence Encoder, SQLite, hnswlib, the preset's judge)
- * in dataDir. Resolves once the embedding model is loaded. Also returns the config's `server` section.
+ * in dataDir. What the config leaves unset keeps the preset's (the judge and its threshold included). Resolves
+ * once the embedding model has embedded a warm-up text, so the first request is not slowed by its loading.
  */
-export async function openServerCache(
-  options: ServerCacheOptions & { config?: GptCacheConfig } = {},
-): Promise<{ cache: Cache; server?: ServerSection }> {
+export async function openServerCache(options: ServerCacheOptions & { config?: GptCacheConfig } = {}): Promise<ServerCache> {
   const cache = new Cache();
   const config = options.config ?? (options.configPath === undefined ? undefined : await readConfigFile(options.configPath));
-  if (config === undefined) {
-    await initSimilarCache({ cache, dataDir: options.dataDir ?? "./semcache_data" });
-    return { cache };
-  }
-  const fromFile = similarCacheOptionsFromConfig(config);
-  await initSimilarCache({ ...fromFile, cache, dataDir: options.dataDir ?? fromFile.dataDir });
-  return { cache, server: config.serverOptions };
+  const fromFile: SimilarCacheOptions = config === undefined ? {} : similarCacheOptionsFromConfig(config);
+  const dataDir = options.dataDir ?? fromFile.dataDir ?? "./semcache_data";
+  const manager = fromFile.manager ?? "sqlite,hnswlib";
+  await initSimilarCache({ ...fromFile, cache, dataDir, manager, onProgress: options.onProgress, warmUp: options.warmUp });
+  const stores = typeof manager === "string" ? manager.replace(/\s+/g, "") : "custom";
+  return { cache, server: config?.serverOptions, dataDir, stores };
 }

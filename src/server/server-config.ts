@@ -1,7 +1,8 @@
 /**
  * The `server` section of the YAML config (and buildServer's settings): listen address, API keys and their
- * namespaces, the proxy's upstream, and limits. `readServerSection` checks the YAML form (unknown keys and
- * wrong types name their path); `resolveServerSettings` fills defaults and reads keys from the environment.
+ * namespaces, the proxy's upstream and who shares its cached answers, and limits. `readServerSection` checks
+ * the YAML form (unknown keys and wrong types name their path); `resolveServerSettings` fills defaults and
+ * reads keys from the environment.
  */
 import type { Section } from "../config/gptcache-config.js";
 import { ValidationError } from "../core/errors.js";
@@ -28,6 +29,19 @@ export interface UpstreamOptions {
   timeoutMs?: number;
 }
 
+/**
+ * Who shares the proxy's cached answers when no server API key guards it (with API keys, the namespace does).
+ * `credential`: each upstream credential (the bearer key sent upstream, with OpenAI-Organization and
+ * OpenAI-Project) has its own entries, keyed by an HMAC of it, so a caller only ever gets answers its own
+ * credential was given. `shared`: every caller of the namespace shares them, whatever key it sends.
+ */
+export type ProxyCacheScope = "credential" | "shared";
+
+export const PROXY_CACHE_SCOPES: readonly ProxyCacheScope[] = ["credential", "shared"];
+
+/** Shortest `credential_secret` accepted (an HMAC key; a random one is 43 characters). */
+export const MIN_CREDENTIAL_SECRET = 16;
+
 export interface LimitsOptions {
   /** Largest request body in bytes. Default 1 MiB. */
   bodyLimit?: number;
@@ -50,6 +64,16 @@ export interface ServerSection {
   /** Namespaces callers may pick with `x-semcache-namespace`; any valid name when unset. */
   namespaces?: string[];
   upstream?: UpstreamOptions;
+  /** Who shares the proxy's cached answers when no API key is configured. Default "credential". */
+  proxyCacheScope?: ProxyCacheScope;
+  /**
+   * The HMAC key that digests upstream credentials (proxy_cache_scope: credential), at least 16 characters.
+   * Default: a random one kept in a file next to an SQLite (or file-backed memory) store, created 0600.
+   * Replicas over one shared store need the same one.
+   */
+  credentialSecret?: string;
+  /** Environment variable holding `credentialSecret`. */
+  credentialSecretEnv?: string;
   limits?: LimitsOptions;
 }
 
@@ -68,6 +92,8 @@ export interface ServerSettings {
   allowUnauthenticated: boolean;
   namespaces?: ReadonlySet<string>;
   upstream: { baseURL: string; apiKey?: string; replacesCallerKey: boolean; timeoutMs: number };
+  /** The proxy's cache scope, and the configured credential secret (undefined: the file, or one per process). */
+  proxy: { cacheScope: ProxyCacheScope; credentialSecret?: string };
   limits: Required<LimitsOptions>;
 }
 
@@ -125,6 +151,9 @@ export function readServerSection(section: Section): ServerSection {
     allowUnauthenticated: section.boolean("allow_unauthenticated"),
     namespaces: section.stringList("namespaces"),
     upstream,
+    proxyCacheScope: section.string("proxy_cache_scope", PROXY_CACHE_SCOPES) as ProxyCacheScope | undefined,
+    credentialSecret: section.string("credential_secret"),
+    credentialSecretEnv: section.string("credential_secret_env"),
     limits,
   };
   section.done();
@@ -150,6 +179,19 @@ function checkSection(options: ServerSection, path: string): void {
   if (options.upstream?.apiKey !== undefined && options.upstream.apiKeyEnv !== undefined) {
     fail(`${path}.upstream`, "a mapping with at most one of api_key and api_key_env");
   }
+  if (options.proxyCacheScope !== undefined && !PROXY_CACHE_SCOPES.includes(options.proxyCacheScope)) {
+    fail(`${path}.proxy_cache_scope`, `one of: ${PROXY_CACHE_SCOPES.join(", ")}`);
+  }
+  if (options.credentialSecret !== undefined && options.credentialSecretEnv !== undefined) {
+    fail(path, "a mapping with at most one of credential_secret and credential_secret_env");
+  }
+  if (options.credentialSecret !== undefined) checkSecret(options.credentialSecret, `${path}.credential_secret`);
+}
+
+/** An HMAC key long enough to be one (its value is never part of the message). */
+function checkSecret(secret: unknown, path: string): string {
+  if (typeof secret !== "string" || secret.trim().length < MIN_CREDENTIAL_SECRET) fail(path, `a secret of at least ${MIN_CREDENTIAL_SECRET} characters`);
+  return secret.trim();
 }
 
 function positive(value: unknown, path: string, fallback: number): number {
@@ -187,6 +229,9 @@ export function resolveServerSettings(options: ServerSection = {}, env: NodeJS.P
   } catch {
     fail("server.upstream.base_url", `a URL, got "${baseURL}"`);
   }
+  const credentialSecret =
+    options.credentialSecret ??
+    (options.credentialSecretEnv === undefined ? undefined : envValue(env, options.credentialSecretEnv, "server.credential_secret_env"));
   const port = options.port ?? DEFAULT_PORT;
   if (!(Number.isInteger(port) && port >= 0 && port <= 65535)) fail("server.port", "a port number (0 to 65535)");
   const limits = options.limits ?? {};
@@ -202,6 +247,10 @@ export function resolveServerSettings(options: ServerSection = {}, env: NodeJS.P
       apiKey: configuredKey ?? env.OPENAI_API_KEY ?? undefined,
       replacesCallerKey: configuredKey !== undefined,
       timeoutMs: positive(upstream.timeoutMs, "server.upstream.timeout_ms", 600_000),
+    },
+    proxy: {
+      cacheScope: options.proxyCacheScope ?? "credential",
+      credentialSecret: credentialSecret === undefined ? undefined : checkSecret(credentialSecret, options.credentialSecretEnv ? "server.credential_secret_env" : "server.credential_secret"),
     },
     limits: {
       bodyLimit: positive(limits.bodyLimit, "server.limits.body_limit", DEFAULT_BODY_LIMIT),

@@ -5,7 +5,22 @@ import {
   loadGptCacheConfig,
   similarCacheOptionsFromConfig,
 } from "../../src/config/gptcache-config.js";
-import { Cache, DistanceEvaluation, ExactMatchEvaluation, KReciprocalEvaluation, StringEmbedding, TimeEvaluation, UnknownKindError, ValidationError, get, put } from "../../src/index.js";
+import {
+  Cache,
+  DEFAULT_PRESET_THRESHOLD,
+  DistanceEvaluation,
+  ExactMatchEvaluation,
+  KReciprocalEvaluation,
+  PrecisionGuardEvaluation,
+  StringEmbedding,
+  TimeEvaluation,
+  UnambiguousEvaluation,
+  UnknownKindError,
+  ValidationError,
+  get,
+  put,
+} from "../../src/index.js";
+import type { SimilarityEvaluation } from "../../src/similarity/types.js";
 import { managerFactory } from "../../src/manager/factory.js";
 import { PostgresScalarStore } from "../../src/stores/scalar/postgres.js";
 import { RedisScalarStore } from "../../src/stores/scalar/redis.js";
@@ -205,6 +220,15 @@ describe("similarCacheOptionsFromConfig", () => {
     expect(mutual.preEmbeddingFunc).toBe(concatAllQueries);
   });
 
+  it("leaves the judge to initSimilarCache when the file names none (the preset's with the \"use\" embedding)", () => {
+    for (const yaml of ["server:\n  api_keys: [k]\n", "config:\n  similarity_threshold: 0.7\n", "embedding: use\nembedding_config:\n  batch_size: 16\n", "embedding: wink\n"]) {
+      expect(similarCacheOptionsFromConfig(loadGptCacheConfig(yaml)).evaluation).toBeUndefined();
+    }
+    expect(() => similarCacheOptionsFromConfig(loadGptCacheConfig("evaluation_config:\n  time_range: 60\n"))).toThrow(
+      "evaluation_config (time_range) needs an `evaluation` it applies to.",
+    );
+  });
+
   it("refuses evaluation settings that do not apply", () => {
     expect(() => similarCacheOptionsFromConfig(loadGptCacheConfig("evaluation: distance\nevaluation_config:\n  max_distance: 4"))).toThrow(
       "Unknown config key in evaluation_config: max_distance",
@@ -229,18 +253,55 @@ describe("initSimilarCacheFromConfig", () => {
   });
   afterEach(() => dir.cleanup());
 
-  it("sets up a working semantic cache from a YAML file", async () => {
+  /** True for initSimilarCache's preset judge: the precision guard weighed by UnambiguousEvaluation. */
+  const isPreset = (evaluation: SimilarityEvaluation) => evaluation instanceof UnambiguousEvaluation && evaluation.inner instanceof PrecisionGuardEvaluation;
+
+  it("sets up a working semantic cache from a YAML file (a threshold alone keeps the preset judge)", async () => {
     const file = join(dir.path, "cache.yaml");
     writeFileSync(file, `storage_config:\n  data_dir: ${JSON.stringify(join(dir.path, "data"))}\n  max_size: 100\n  scalar_params:\n    table_prefix: app_\n  vector_params:\n    m: 8\n    ef: 32\nconfig:\n  similarity_threshold: 0.8\n`);
     const c = await initSimilarCacheFromConfig(file, { cache: new Cache() });
     expect(c.config.similarityThreshold).toBe(0.8);
+    expect(isPreset(c.similarityEvaluation)).toBe(true);
     expect(c.embeddingFunc.dimension).toBe(512);
     expect(c.dataManager.scalar).toMatchObject({ tables: { question: "app_question" } });
     expect(c.dataManager.vector).toMatchObject({ M: 8, ef: 32 });
-    await put("How can I lose weight quickly?", "Eat less, move more.", { cacheObj: c });
-    expect(await get("What is the fastest way to lose weight?", { cacheObj: c })).toBe("Eat less, move more.");
+    await put("Is it safe to take aspirin?", "Mostly, at the usual dose.", { cacheObj: c });
+    expect(await get("Is aspirin safe to take?", { cacheObj: c })).toBe("Mostly, at the usual dose.");
+    expect(await get("Is it not safe to take aspirin?", { cacheObj: c })).toBeNull();
     expect(await get("Which programming language should I learn first?", { cacheObj: c })).toBeNull();
     await c.close();
+  });
+
+  it("keeps the preset judge and threshold for a file with only a server section, so a negation misses", async () => {
+    const file = join(dir.path, "server-only.yaml");
+    writeFileSync(file, "server:\n  api_keys: [k1]\n");
+    const c = await initSimilarCacheFromConfig(file, { cache: new Cache(), dataDir: dir.path });
+    expect(isPreset(c.similarityEvaluation)).toBe(true);
+    expect(c.config.similarityThreshold).toBe(DEFAULT_PRESET_THRESHOLD);
+    await put("Is it safe to take aspirin?", "Mostly, at the usual dose.", { cacheObj: c });
+    expect(await get("Is it safe to take aspirin?", { cacheObj: c })).toBe("Mostly, at the usual dose.");
+    expect(await get("Is it not safe to take aspirin?", { cacheObj: c })).toBeNull();
+    await c.close();
+  });
+
+  it("changes only what the file names: the USE batched differently keeps the preset judge, a named judge replaces it", async () => {
+    let opened = 0;
+    const open = async (yaml: string) => {
+      const file = join(dir.path, "named.yaml");
+      writeFileSync(file, yaml);
+      // A data dir each: the index is made for one embedding's dimension.
+      const c = await initSimilarCacheFromConfig(file, { cache: new Cache(), dataDir: join(dir.path, `data${++opened}`) });
+      const { similarityEvaluation, config } = c;
+      await c.close();
+      return { evaluation: similarityEvaluation, threshold: config.similarityThreshold };
+    };
+    const batched = await open("embedding: use\nembedding_config:\n  batch_size: 16\n  worker: false\n");
+    expect(isPreset(batched.evaluation)).toBe(true);
+    expect(batched.threshold).toBe(DEFAULT_PRESET_THRESHOLD);
+    // Another embedding (wink: its judge is initSimilarCache's default for it, the cosine) is in tests/core/similar-cache.test.ts.
+    const named = await open("evaluation: distance\nconfig:\n  similarity_threshold: 0.85\n");
+    expect(named.evaluation).toBeInstanceOf(DistanceEvaluation);
+    expect(named.threshold).toBe(0.85);
   });
 
   it("sets up an exact-match cache, with options overriding the file", async () => {

@@ -1,3 +1,5 @@
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import {
   Cache,
   Config,
@@ -212,11 +214,12 @@ describe("storage through the cache", () => {
       });
     const first = await open();
     await put("how do volcanoes erupt", "magma pressure", { cacheObj: first });
-    // No flush or close: the index file was never written, as after a crash.
+    // The index files lost, as after a crash before they were written.
+    await first.close();
+    rmSync(join(dir.path, "hnswlib"), { recursive: true });
     const second = await open();
     expect(await get("how do volcanoes erupt today", { cacheObj: second })).toBe("magma pressure");
     await second.close();
-    await first.dataManager.scalar.close();
     dir.cleanup();
   });
 });

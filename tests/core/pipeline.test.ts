@@ -1,17 +1,5 @@
-import {
-  Cache,
-  Config,
-  DistanceEvaluation,
-  NotInitError,
-  Session,
-  ValidationError,
-  cached,
-  get,
-  managerFactory,
-  put,
-  runCached,
-  type CacheInitOptions,
-} from "../../src/index.js";
+import { Cache, Config, DistanceEvaluation, NotInitError, Session, ValidationError, cached, get, managerFactory, put, type CacheInitOptions } from "../../src/index.js";
+import { runCached } from "../../src/core/pipeline.js";
 import { seededRandom } from "../../src/testing/index.js";
 import { BagOfWordsEmbedding, countingModel, tempDir } from "../helpers/fixtures.js";
 

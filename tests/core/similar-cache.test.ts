@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import {
   Cache,
   Config,
@@ -12,6 +13,7 @@ import {
   put,
 } from "../../src/index.js";
 import { DEFAULT_SIMILAR_THRESHOLD, initSimilarCache } from "../../src/core/similar-cache.js";
+import type { LangChainEmbeddingFunction } from "../../src/embeddings/resolve.js";
 import { UniversalSentenceEncoderEmbeddings } from "../../src/embeddings/use.js";
 import { tempDir } from "../helpers/fixtures.js";
 
@@ -24,19 +26,54 @@ describe("initSimilarCache (offline semantic preset)", () => {
   });
   afterEach(() => dir.cleanup());
 
-  it("answers a paraphrase, misses an unrelated question, and still hits after a restart", async () => {
-    const first = await initSimilarCache({ cache: new Cache(), dataDir: dir.path, embedding });
+  it("answers a paraphrase, misses an unrelated question, and still hits after a restart (cosine judge)", async () => {
+    const cosine = new DistanceEvaluation();
+    const first = await initSimilarCache({ cache: new Cache(), dataDir: dir.path, embedding, evaluation: cosine });
     expect(first.config.similarityThreshold).toBe(DEFAULT_SIMILAR_THRESHOLD);
-    expect(first.similarityEvaluation).toBeInstanceOf(DistanceEvaluation);
+    expect(first.similarityEvaluation).toBe(cosine);
     expect(first.embeddingFunc.dimension).toBe(512);
     await put("How can I lose weight quickly?", "Eat less, move more.", { cacheObj: first });
     expect(await get("What is the fastest way to lose weight?", { cacheObj: first })).toBe("Eat less, move more.");
     expect(await get("Which programming language should I learn first?", { cacheObj: first })).toBeNull();
     await first.close();
 
-    const second = await initSimilarCache({ cache: new Cache(), dataDir: dir.path, embedding });
+    const second = await initSimilarCache({ cache: new Cache(), dataDir: dir.path, embedding, evaluation: cosine });
     expect(await get("What is the quickest way to lose weight?", { cacheObj: second })).toBe("Eat less, move more.");
     await second.close();
+  });
+
+  it("judges with the preset for any Universal Sentence Encoder (its cosines), and with the cosine for another embedding", async () => {
+    const use = await initSimilarCache({ cache: new Cache(), dataDir: dir.path, embedding });
+    expect(use.similarityEvaluation).toBeInstanceOf(UnambiguousEvaluation);
+    expect(use.config.similarityThreshold).toBe(DEFAULT_PRESET_THRESHOLD);
+    await use.close();
+
+    const other = await initSimilarCache({ cache: new Cache(), dataDir: join(dir.path, "other"), embedding: (text) => [text.length, 1] });
+    expect(other.similarityEvaluation).toBeInstanceOf(DistanceEvaluation);
+    expect(other.config.similarityThreshold).toBe(DEFAULT_SIMILAR_THRESHOLD);
+    await other.close();
+  });
+
+  it("resolves once the embedding has embedded one text (the probe that learns the dimension counts), and tells onProgress", async () => {
+    const texts: string[] = [];
+    const known = { dimension: 2, embed: async (text: unknown) => (texts.push(String(text)), Float32Array.of(1, 0)) };
+    const messages: string[] = [];
+    const c = await initSimilarCache({ cache: new Cache(), dataDir: dir.path, embedding: known, onProgress: (message) => messages.push(message) });
+    expect(texts).toHaveLength(1);
+    expect(messages).toEqual([expect.stringMatching(/^loading the embedding model \(embedding\)$/), expect.stringMatching(/^embedding model ready in \d+ ms$/)]);
+    await c.close();
+
+    texts.length = 0;
+    const lazy = await initSimilarCache({ cache: new Cache(), dataDir: dir.path, embedding: known, warmUp: false, onProgress: (message) => messages.push(message) });
+    expect(texts).toHaveLength(0);
+    expect(messages).toHaveLength(2);
+    await lazy.close();
+
+    texts.length = 0;
+    const probed = await initSimilarCache({ cache: new Cache(), dataDir: join(dir.path, "probed"), embedding: async function byLength(text) { texts.push(String(text)); return [1, 0, 0]; } });
+    expect(texts).toHaveLength(1);
+    expect(probed.embeddingFunc.dimension).toBe(3);
+    await probed.close();
   });
 
   it("uses the default model, the global cache and the default threshold when given nothing but a dataDir", async () => {
@@ -44,6 +81,8 @@ describe("initSimilarCache (offline semantic preset)", () => {
     const result = await initSimilarCache({ dataDir: dir.path });
     expect(result).toBe(cache);
     expect(result.embeddingFunc.dimension).toBe(512);
+    // The model (on its worker thread) has embedded the warm-up text: no request pays for loading it.
+    expect((result.embeddingFunc as LangChainEmbeddingFunction).embeddings).toMatchObject({ worker: true, stats: { texts: 1 } });
     expect(result.similarityEvaluation).toBeInstanceOf(UnambiguousEvaluation);
     const judge = result.similarityEvaluation as UnambiguousEvaluation;
     expect(judge.inner).toBeInstanceOf(PrecisionGuardEvaluation);

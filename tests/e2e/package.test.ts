@@ -10,6 +10,7 @@ import { builtinModules } from "node:module";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { fileURLToPath } from "node:url";
+import { OPTIONAL_PACKAGES } from "../../src/core/optional-packages.js";
 import { listeningUrl, startProcess } from "./cli-process.js";
 
 const run = promisify(execFile);
@@ -17,11 +18,17 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
   name: string;
   bin: Record<string, string>;
-  exports: Record<string, string | { types: string; import: string }>;
+  exports: Record<string, string | Record<"import" | "require", { types: string; default: string }>>;
   dependencies: Record<string, string>;
   peerDependencies: Record<string, string>;
-  peerDependenciesMeta: Record<string, { optional?: boolean }>;
 };
+
+/** Every file the exports map names. */
+function exportedFiles(): string[] {
+  return Object.values(manifest.exports).flatMap((entry) =>
+    typeof entry === "string" ? [entry] : Object.values(entry).flatMap((condition) => [condition.types, condition.default]),
+  );
+}
 
 /** The package name of a bare specifier ("@scope/name/sub" -> "@scope/name"). */
 function packageOf(specifier: string): string {
@@ -65,14 +72,13 @@ describe("the packed package", () => {
     expect(packed.filter((path) => !/^(dist|docs)\//.test(path)).sort()).toEqual(["LICENSE", "README.md", "package.json"]);
     expect(packed.some((path) => path.startsWith("dist/") && path.endsWith(".ts") && !path.endsWith(".d.ts"))).toBe(false);
     for (const path of Object.values(manifest.bin)) expect(readFileSync(join(installed, path), "utf8")).toMatch(/^#!\/usr\/bin\/env node\n/);
-    for (const entry of Object.values(manifest.exports)) {
-      for (const path of typeof entry === "string" ? [entry] : [entry.types, entry.import]) expect(packed).toContain(relative(".", path));
-    }
+    for (const path of exportedFiles()) expect(packed).toContain(relative(".", path));
   });
 
-  it("imports only declared dependencies: static imports need a dependency or a required peer, lazy ones any peer", () => {
-    const required = new Set([...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies).filter((name) => !manifest.peerDependenciesMeta[name]?.optional)]);
-    const declared = new Set([...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)]);
+  it("imports only declared packages: static imports need a dependency or a peer, lazy ones may name an optional package", () => {
+    expect(Object.keys(manifest.peerDependencies)).toEqual(["@langchain/core"]);
+    const required = new Set([...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)]);
+    const declared = new Set([...required, ...Object.keys(OPTIONAL_PACKAGES)]);
     const builtin = (specifier: string) => specifier.startsWith("node:") || builtinModules.includes(packageOf(specifier));
     const undeclared: string[] = [];
     let seen = 0;
@@ -92,10 +98,15 @@ describe("the packed package", () => {
     expect(undeclared).toEqual([]);
   });
 
-  it("loads every entry of its exports map by package name", async () => {
+  it("loads every entry of its exports map by package name, with import and with require, to the same names", async () => {
     const names = Object.keys(manifest.exports).filter((path) => path !== "./package.json").map((path) => `${manifest.name}${path.slice(1)}`);
-    const script = `for (const name of ${JSON.stringify(names)}) { const m = await import(name); if (Object.keys(m).length === 0) throw new Error(name + " exports nothing"); }`;
-    await expect(run(process.execPath, ["--input-type=module", "-e", script], { cwd: project })).resolves.toBeDefined();
+    const list = (load: string) => `const out = {}; for (const name of ${JSON.stringify(names)}) out[name] = Object.keys(${load}).sort(); console.log(JSON.stringify(out));`;
+    const esm = await run(process.execPath, ["--input-type=module", "-e", `${list("await import(name)")}`], { cwd: project });
+    const cjs = await run(process.execPath, ["-e", list("require(name)")], { cwd: project });
+    const imported = JSON.parse(esm.stdout) as Record<string, string[]>;
+    for (const name of names) expect(imported[name].length).toBeGreaterThan(0);
+    // CommonJS adds `default` only where the ES module has one.
+    expect(JSON.parse(cjs.stdout)).toEqual(imported);
   }, 60_000);
 
   it("`npx semcache` finds the linked bin", async () => {

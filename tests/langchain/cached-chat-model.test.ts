@@ -3,7 +3,7 @@ import { AIMessage, AIMessageChunk, HumanMessage, SystemMessage, type BaseMessag
 import type { LLMResult } from "@langchain/core/outputs";
 import { FakeStreamingChatModel } from "@langchain/core/utils/testing";
 import { ChatOpenAI } from "@langchain/openai";
-import { concatAllQueries, Config, DistanceEvaluation, managerFactory, Session, type CacheInitOptions } from "../../src/index.js";
+import { concatAllQueries, Config, DistanceEvaluation, managerFactory, Session, ValidationError, type CacheInitOptions } from "../../src/index.js";
 import { CachedChatModel } from "../../src/langchain/cached-chat-model.js";
 import type { SemcacheMarker } from "../../src/langchain/messages.js";
 import type { FakeOpenAIOptions, FakeOpenAIServer } from "../../src/testing/index.js";
@@ -184,13 +184,18 @@ describe("CachedChatModel with ChatOpenAI", () => {
     expect(server.modelCalls()).toBe(3);
   });
 
-  it("never reads at temperature 2, the model's or the call option's (which is not sent upstream)", async () => {
+  it("hits whatever the model's temperature; temperatureSkip or a temperature call option (not sent upstream) applies GPTCache's rule", async () => {
     const server = await serve();
     const cache = await newCache();
     const hot = new CachedChatModel({ model: chatModel(server, { temperature: 2 }), cache });
     await hot.invoke(QUESTION);
-    expect(markerOf(await hot.invoke(QUESTION))).toBeUndefined();
+    expect(markerOf(await hot.invoke(QUESTION))).toMatchObject({ hit: true });
+    expect(server.modelCalls()).toBe(1);
+
+    const skipping = new CachedChatModel({ model: chatModel(server, { temperature: 2 }), cache, temperatureSkip: true });
+    expect(markerOf(await skipping.invoke(QUESTION))).toBeUndefined();
     expect(server.modelCalls()).toBe(2);
+    expect(() => new CachedChatModel({ model: chatModel(server), cache, temperatureSkip: "yes" as never })).toThrow(ValidationError);
 
     const cold = new CachedChatModel({ model: chatModel(server), cache });
     await cold.invoke(QUESTION);
@@ -411,24 +416,29 @@ describe("CachedChatModel with ChatOpenAI", () => {
       ...turns.map((text, i) => (i % 2 === 0 ? new HumanMessage(text) : new AIMessage(text))),
     ];
 
-    it("lastContent (the default) keys on the last message: another system prompt still hits", async () => {
-      const { server, model } = await setup();
+    it("lastContent (the default) keys on the last message within its context: another system prompt or earlier turn misses", async () => {
+      const { server, cache, model } = await setup();
       await model.invoke(conversation("You are terse.", QUESTION));
-      expect(markerOf(await model.invoke(conversation("You are a pirate.", QUESTION)))).toMatchObject({ hit: true });
-      expect(server.modelCalls()).toBe(1);
+      expect(markerOf(await model.invoke(conversation("You are terse.", QUESTION)))).toMatchObject({ hit: true });
+      expect(markerOf(await model.invoke(conversation("You are a pirate.", QUESTION)))).toBeUndefined();
+      expect(markerOf(await model.invoke(conversation("You are terse.", "My name is Bob.", "Hi Bob!", QUESTION)))).toBeUndefined();
+      expect(server.modelCalls()).toBe(3);
+
+      const shared = new CachedChatModel({ model: chatModel(server), cache, shareAcrossContexts: true });
+      await shared.invoke(conversation("You are terse.", "Which is the largest planet?"));
+      expect(markerOf(await shared.invoke(conversation("You are a pirate.", "Which is the largest planet?")))).toMatchObject({ hit: true });
+      expect(server.modelCalls()).toBe(4);
+      expect(() => new CachedChatModel({ model: chatModel(server), cache, shareAcrossContexts: "no" as never })).toThrow(ValidationError);
     });
 
-    it("concatAllQueries keys on the recent user turns (and on the system prompt when skipList omits it)", async () => {
-      const { server, model } = await setup({}, { preEmbeddingFunc: concatAllQueries });
+    it("concatAllQueries matches on the recent user turns; the earlier turns still partition unless shared", async () => {
+      const { server } = await setup();
+      const concat = await newCache({ preEmbeddingFunc: concatAllQueries });
+      const model = new CachedChatModel({ model: chatModel(server), cache: concat, shareAcrossContexts: true });
       await model.invoke(conversation("You are terse.", "hello", "hi!", QUESTION));
       expect(markerOf(await model.invoke(conversation("You are a pirate.", "hello", "ahoy!", QUESTION)))).toMatchObject({ hit: true });
       expect(markerOf(await model.invoke(conversation("You are terse.", "bonjour", "hi!", QUESTION)))).toBeUndefined();
       expect(server.modelCalls()).toBe(2);
-
-      const strict = await setup({}, { preEmbeddingFunc: concatAllQueries, config: { skipList: ["assistant"] } });
-      await strict.model.invoke(conversation("You are terse.", QUESTION));
-      expect(markerOf(await strict.model.invoke(conversation("You are a pirate.", QUESTION)))).toBeUndefined();
-      expect(strict.server.modelCalls()).toBe(2);
     });
   });
 

@@ -116,7 +116,7 @@ describe("CachedLLM with OpenAI (completions)", () => {
     expect(result.llmOutput?.tokenUsage).toEqual(fourthOnly.llmOutput?.tokenUsage);
   });
 
-  it("cacheSkip and temperature 2 call the model; the cache's temperature option is not sent upstream", async () => {
+  it("cacheSkip, temperature 2 and temperatureSkip at the model's 2 call the model; the cache's temperature option is not sent upstream", async () => {
     const server = await serve();
     const cache = await newCache();
     const llm = new CachedLLM({ model: openAI(server), cache });
@@ -124,9 +124,13 @@ describe("CachedLLM with OpenAI (completions)", () => {
     await llm.invoke(PROMPT, { cacheSkip: true });
     await llm.invoke(PROMPT, { temperature: 2 });
     expect(server.requests.at(-1)?.json).not.toHaveProperty("temperature");
-    const hot = new CachedLLM({ model: openAI(server, { temperature: 2 }), cache });
+    const hot = new CachedLLM({ model: openAI(server, { temperature: 2 }), cache, temperatureSkip: true });
     await hot.invoke(PROMPT);
     await hot.invoke(PROMPT);
+    expect(server.modelCalls()).toBe(5);
+    // Without temperatureSkip the model's temperature only partitions: its repeat is a hit.
+    const deterministic = new CachedLLM({ model: openAI(server, { temperature: 2 }), cache });
+    expect(markerOf((await deterministic.generate([PROMPT])).generations[0][0])).toMatchObject({ hit: true });
     expect(server.modelCalls()).toBe(5);
     expect(markerOf((await llm.generate([PROMPT])).generations[0][0])).toMatchObject({ hit: true });
   });

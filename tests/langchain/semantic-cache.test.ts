@@ -1,23 +1,16 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { jest } from "@jest/globals";
+import { MemoryVectorStore } from "@langchain/classic/vectorstores/memory";
 import { join } from "node:path";
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import { awaitAllCallbacks } from "@langchain/core/callbacks/promises";
 import { AIMessage, ChatMessage, HumanMessage, SystemMessage, ToolMessage, getBufferString } from "@langchain/core/messages";
 import type { LLMResult } from "@langchain/core/outputs";
+import { ChatPromptTemplate } from "@langchain/core/prompts";
 import { ChatOpenAI, OpenAI, OpenAIEmbeddings } from "@langchain/openai";
-import {
-  Cache,
-  Config,
-  DistanceEvaluation,
-  ValidationError,
-  cache as globalCache,
-  get,
-  importData,
-  managerFactory,
-  putAnswer,
-  type CacheInitOptions,
-} from "../../src/index.js";
-import { fullPrompt, lastHumanTurn } from "../../src/langchain/prompt-key.js";
+import { Cache, Config, DistanceEvaluation, ValidationError, cache as globalCache, get, importData, managerFactory, type CacheInitOptions } from "../../src/index.js";
+import { putAnswer } from "../../src/core/pipeline.js";
+import { conversationContext, fullPrompt, lastHumanTurn } from "../../src/langchain/prompt-key.js";
 import { SemanticCache, llmKeyPartition, type CacheHitMarker, type SemanticCacheOptions } from "../../src/langchain/semantic-cache.js";
 import { startFakeOpenAI, type FakeOpenAIOptions, type FakeOpenAIServer } from "../../src/testing/index.js";
 import { tempDir } from "../helpers/fixtures.js";
@@ -86,6 +79,9 @@ describe("lastHumanTurn / fullPrompt (on the prompt strings core writes)", () =>
     expect(prompt).toBe("System: You are terse.\nHuman: first question\nAI: first answer\nHuman: What is the capital\nof France?");
     expect(lastHumanTurn(prompt)).toBe("What is the capital\nof France?");
     expect(fullPrompt(prompt)).toBe(prompt);
+    expect(conversationContext(prompt)).toBe("System: You are terse.\nHuman: first question\nAI: first answer");
+    expect(conversationContext(getBufferString([new HumanMessage("a lone question")]))).toBe("");
+    expect(conversationContext("Translate 'cat' into French:")).toBe("");
   });
 
   it("keeps the turns after the question (a tool loop must not be answered with its own tool call)", () => {
@@ -123,27 +119,64 @@ describe("SemanticCache with ChatOpenAI", () => {
     expect(s.cache.report.hits).toBe(1);
   });
 
-  it("round-trips tool calls and additional_kwargs", async () => {
+  it("round-trips tool calls and additional_kwargs, with fresh tool call ids", async () => {
     const reply = () => ({ toolCalls: [{ id: "call_1", name: "get_weather", arguments: '{"city":"Paris"}' }] });
     const s = await setup({ server: { reply } });
     const model = s.chat();
     const miss = await model.invoke("Weather in Paris?");
     const hit = (await model.invoke("Weather in Paris?")) as AIMessage;
     expect(s.server.modelCalls()).toBe(1);
-    expect(hit.tool_calls).toEqual([{ id: "call_1", name: "get_weather", args: { city: "Paris" }, type: "tool_call" }]);
-    expect(hit.tool_calls).toEqual((miss as AIMessage).tool_calls);
-    expect(hit.additional_kwargs).toEqual(miss.additional_kwargs);
+    // A replayed tool call gets a fresh id, the same in tool_calls and the provider's raw tool_calls.
+    const [call] = hit.tool_calls!;
+    expect(call).toEqual({ id: expect.stringMatching(/^call_\w{24}$/), name: "get_weather", args: { city: "Paris" }, type: "tool_call" });
+    expect((miss as AIMessage).tool_calls).toEqual([{ ...call, id: "call_1" }]);
+    const raw = hit.additional_kwargs.tool_calls!;
+    expect(raw).toEqual(miss.additional_kwargs.tool_calls!.map((item) => ({ ...item, id: call.id })));
     expect(hit.response_metadata.finish_reason).toBe("tool_calls");
   });
 
-  it("keys on the last human turn: another system prompt still hits, another question misses", async () => {
+  it("keys on the last human turn within its context: another system prompt misses, unless shareAcrossContexts", async () => {
     const s = await setup();
     const model = s.chat();
     await model.invoke([new SystemMessage("Be brief."), new HumanMessage("Name a prime number.")]);
-    const hit = await model.invoke([new SystemMessage("Be chatty."), new HumanMessage("Name a prime number.")]);
-    expect(hit.content).toBe("Echo: Name a prime number.");
-    expect(s.server.modelCalls()).toBe(1);
+    expect((await model.invoke([new SystemMessage("Be brief."), new HumanMessage("Name a prime number.")])).response_metadata.semcache).toMatchObject({ hit: true });
+    await model.invoke([new SystemMessage("Be chatty."), new HumanMessage("Name a prime number.")]);
+    expect(s.server.modelCalls()).toBe(2);
     await model.invoke([new SystemMessage("Be brief."), new HumanMessage("Name an even number.")]);
+    expect(s.server.modelCalls()).toBe(3);
+
+    const shared = s.chat({ cache: new SemanticCache({ cache: s.cache, shareAcrossContexts: true }) });
+    await shared.invoke([new SystemMessage("Be brief."), new HumanMessage("Name a square number.")]);
+    const hit = await shared.invoke([new SystemMessage("Be chatty."), new HumanMessage("Name a square number.")]);
+    expect(hit.content).toBe("Echo: Name a square number.");
+    expect(s.server.modelCalls()).toBe(4);
+  });
+
+  it("a template's system variables keep answers apart ({language}), and a reworded question hits within one", async () => {
+    const s = await setup({ semantic: true });
+    const chain = ChatPromptTemplate.fromMessages([
+      ["system", "Answer in {language}."],
+      ["human", "{q}"],
+    ]).pipe(s.chat());
+    const english = await chain.invoke({ language: "English", q: "What is the capital city of France?" });
+    const french = await chain.invoke({ language: "French", q: "What is the capital city of France?" });
+    expect(french.response_metadata.semcache).toBeUndefined();
+    expect(s.server.modelCalls()).toBe(2);
+    const reworded = await chain.invoke({ language: "French", q: "What is the capital of France?" });
+    expect(reworded.response_metadata.semcache).toMatchObject({ hit: true });
+    expect(reworded.content).toBe(french.content);
+    expect((await chain.invoke({ language: "English", q: "What is the capital of France?" })).content).toBe(english.content);
+    expect(s.server.modelCalls()).toBe(2);
+  });
+
+  it("two conversations with different earlier turns do not share an answer to the same question", async () => {
+    const s = await setup();
+    const model = s.chat();
+    const ask = (name: string) => model.invoke([new HumanMessage(`My friend ${name} was born in 1990.`), new AIMessage("Noted."), new HumanMessage("How old is he?")]);
+    await ask("Tom");
+    const other = await ask("Bob");
+    expect(other.response_metadata.semcache).toBeUndefined();
+    expect((await ask("Tom")).response_metadata.semcache).toMatchObject({ hit: true });
     expect(s.server.modelCalls()).toBe(2);
   });
 
@@ -184,12 +217,18 @@ describe("SemanticCache with ChatOpenAI", () => {
     expect(again.map((m) => m.response_metadata.model_name)).toEqual(["model-a", "model-b", "model-a"]);
   });
 
-  it("applies the model's temperature: at 2 it never reads the cache (but stores)", async () => {
+  it("hits are deterministic whatever the model's temperature; temperatureSkip applies GPTCache's random skip", async () => {
     const s = await setup();
-    await s.chat({ temperature: 2 }).invoke("Tell me a joke.");
-    await s.chat({ temperature: 2 }).invoke("Tell me a joke.");
+    for (const temperature of [0.7, 2]) {
+      await s.chat({ temperature }).invoke("Tell me a joke.");
+      expect((await s.chat({ temperature }).invoke("Tell me a joke.")).response_metadata.semcache).toMatchObject({ hit: true });
+    }
     expect(s.server.modelCalls()).toBe(2);
-    expect(s.cache.report.skips).toBe(2);
+
+    const skipping = new SemanticCache({ cache: s.cache, temperatureSkip: true });
+    await s.chat({ temperature: 2, cache: skipping }).invoke("Tell me a joke.");
+    expect(s.server.modelCalls()).toBe(3);
+    expect(s.cache.report.skips).toBe(1);
   });
 
   it("questions with images bypass the cache (LangChain's prompt string has no image data)", async () => {
@@ -369,20 +408,124 @@ describe("SemanticCache with an LLM (completions)", () => {
   });
 });
 
+describe("SemanticCache with no arguments (its own offline preset, built on first use)", () => {
+  function chatWith(server: FakeOpenAIServer, cache: SemanticCache): ChatOpenAI {
+    return new ChatOpenAI({ model: "m", apiKey: API_KEY, configuration: { baseURL: server.baseURL }, maxRetries: 0, cache });
+  }
+
+  it("answers a repeat and a reworded question from the cache, and misses another question", async () => {
+    const server = await startFakeOpenAI();
+    cleanups.push(() => server.close());
+    const model = chatWith(server, new SemanticCache());
+    // Concurrent first calls share one initialisation: both miss, and the one model answer serves both.
+    await Promise.all([model.invoke("What is the capital of France?"), model.invoke("What is the capital of France?")]);
+    const calls = server.modelCalls();
+    const repeat = await model.invoke("What is the capital of France?");
+    const reworded = await model.invoke("What's the capital of France?");
+    expect(server.modelCalls()).toBe(calls);
+    expect(repeat.response_metadata.semcache).toMatchObject({ hit: true, score: 1 });
+    expect(reworded.content).toBe("Echo: What is the capital of France?");
+    expect((reworded.response_metadata.semcache as CacheHitMarker).hit).toBe(true);
+    await model.invoke("What is the capital of Germany?");
+    expect(server.modelCalls()).toBe(calls + 1);
+  }, 60_000);
+
+  it("writes nothing to disk without a dataDir; with one, entries survive a new SemanticCache", async () => {
+    const server = await startFakeOpenAI();
+    const dir = tempDir();
+    cleanups.push(() => server.close(), dir.cleanup);
+    const before = readdirSync(process.cwd()).sort();
+    await chatWith(server, new SemanticCache()).invoke("Where is the Eiffel Tower?");
+    expect(readdirSync(process.cwd()).sort()).toEqual(before);
+
+    const first = new SemanticCache({ dataDir: dir.path });
+    await chatWith(server, first).invoke("How tall is Mount Everest?");
+    // One cache at a time on a data dir (its index folder is locked): close() closes the cache it built.
+    await first.close();
+    const second = new SemanticCache({ dataDir: dir.path });
+    cleanups.push(() => second.close());
+    const reopened = await chatWith(server, second).invoke("How tall is Mount Everest?");
+    expect(reopened.response_metadata.semcache).toMatchObject({ hit: true });
+    expect(server.modelCalls()).toBe(2);
+
+    await second.clear();
+    expect((await chatWith(server, second).invoke("How tall is Mount Everest?")).response_metadata.semcache).toBeUndefined();
+    expect(server.modelCalls()).toBe(3);
+  }, 60_000);
+
+  it("a cache that cannot start never fails the model call: it misses, with one warning", async () => {
+    const server = await startFakeOpenAI();
+    const dir = tempDir();
+    cleanups.push(() => server.close(), dir.cleanup);
+    const file = join(dir.path, "not-a-folder");
+    writeFileSync(file, "");
+    const warn = jest.spyOn(console, "warn").mockImplementation(() => undefined);
+    cleanups.push(() => warn.mockRestore());
+    const model = chatWith(server, new SemanticCache({ dataDir: join(file, "data") }));
+    expect((await model.invoke("q1")).content).toBe("Echo: q1");
+    expect((await model.invoke("q1")).content).toBe("Echo: q1");
+    expect(server.modelCalls()).toBe(2);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0][0])).toMatch(/^\[langchain-semcache\] the semantic cache could not start, so calls go to the model uncached: /);
+  }, 60_000);
+
+  it("a cache handed over uninitialised: calls miss (counted, one warning) until it is initialised, then hit", async () => {
+    const server = await startFakeOpenAI();
+    const cache = new Cache();
+    cleanups.push(() => server.close(), () => cache.close());
+    const warn = jest.spyOn(console, "warn").mockImplementation(() => undefined);
+    cleanups.push(() => warn.mockRestore());
+    const model = chatWith(server, new SemanticCache({ cache }));
+    await model.invoke("q1");
+    await model.invoke("q1");
+    expect(server.modelCalls()).toBe(2);
+    expect(cache.report.errors).toBe(4);
+    expect(warn).toHaveBeenCalledTimes(1);
+    await cache.init();
+    await model.invoke("q1");
+    expect((await model.invoke("q1")).response_metadata.semcache).toMatchObject({ hit: true });
+    expect(server.modelCalls()).toBe(3);
+  });
+
+  it("fromEmbeddings: your LangChain Embeddings and VectorStore, judged by cosine similarity at the threshold", async () => {
+    const server = await startFakeOpenAI();
+    cleanups.push(() => server.close());
+    const embeddings = new OpenAIEmbeddings({ apiKey: API_KEY, configuration: { baseURL: server.baseURL }, maxRetries: 0 });
+    const store = new MemoryVectorStore(embeddings);
+    const model = chatWith(server, SemanticCache.fromEmbeddings(embeddings, { threshold: 0.95, store }));
+    await model.invoke("How do I sort a list in Python?");
+    const hit = await model.invoke("How do I sort a list in Python?");
+    expect(hit.response_metadata.semcache).toMatchObject({ hit: true });
+    expect(store.memoryVectors).toHaveLength(1);
+    expect(() => SemanticCache.fromEmbeddings({} as never)).toThrow(ValidationError);
+    expect(() => SemanticCache.fromEmbeddings(embeddings, { store: 3 as never })).toThrow(ValidationError);
+    expect(() => SemanticCache.fromEmbeddings(embeddings, { threshold: 2 })).toThrow(ValidationError);
+  });
+});
+
 describe("SemanticCache options", () => {
-  it("uses the global cache by default", async () => {
+  it("uses the global cache when given it", async () => {
     const server = await startFakeOpenAI();
     cleanups.push(() => server.close(), () => globalCache.close());
     await globalCache.init();
-    const model = new ChatOpenAI({ model: "m", apiKey: API_KEY, configuration: { baseURL: server.baseURL }, maxRetries: 0, cache: new SemanticCache() });
+    const model = new ChatOpenAI({ model: "m", apiKey: API_KEY, configuration: { baseURL: server.baseURL }, maxRetries: 0, cache: new SemanticCache({ cache: globalCache }) });
     await model.invoke("global question");
     await model.invoke("global question");
     expect(server.modelCalls()).toBe(1);
     expect(globalCache.report.hits).toBe(1);
   });
 
+  it("refuses LangChain's hashing key encoders with a clear error (the key text is chosen with preEmbeddingFunc)", () => {
+    expect(() => new SemanticCache().makeDefaultKeyEncoder()).toThrow(/preEmbeddingFunc/);
+  });
+
   it("rejects bad options with ValidationError", () => {
     expect(() => new SemanticCache({ cache: {} as Cache })).toThrow(ValidationError);
+    expect(() => new SemanticCache({ cache: new Cache(), dataDir: "d" })).toThrow(ValidationError);
+    expect(() => new SemanticCache({ dataDir: "" })).toThrow(ValidationError);
+    expect(() => new SemanticCache({ threshold: -1 })).toThrow(ValidationError);
+    expect(() => new SemanticCache({ shareAcrossContexts: "yes" as never })).toThrow(ValidationError);
+    expect(() => new SemanticCache({ temperatureSkip: 1 as never })).toThrow(ValidationError);
     expect(() => new SemanticCache({ preEmbeddingFunc: "last" as never })).toThrow(ValidationError);
     expect(() => new SemanticCache({ requestOptions: 3 as never })).toThrow(ValidationError);
   });

@@ -1,5 +1,8 @@
-import { loadGptCacheConfig } from "../../src/index.js";
+import { join } from "node:path";
+import { DEFAULT_PRESET_THRESHOLD, PrecisionGuardEvaluation, UnambiguousEvaluation, get, loadGptCacheConfig, put } from "../../src/index.js";
+import { openServerCache } from "../../src/server/server-cache.js";
 import { isLoopback, resolveServerSettings } from "../../src/server/server-config.js";
+import { tempDir } from "../helpers/fixtures.js";
 
 const FULL = `
 embedding: string
@@ -93,5 +96,28 @@ describe("the server section of the YAML config", () => {
   it("tells loopback addresses from others", () => {
     expect(["127.0.0.1", "127.1.2.3", "localhost", "::1"].every(isLoopback)).toBe(true);
     expect(["0.0.0.0", "::", "192.168.1.5", "example.com"].some(isLoopback)).toBe(false);
+  });
+});
+
+describe("openServerCache with a config file", () => {
+  it("keeps the preset judge and threshold when the file has only a server section, so a negation misses", async () => {
+    const dir = tempDir();
+    const messages: string[] = [];
+    const config = loadGptCacheConfig("server:\n  api_keys: [k1]\n");
+    const { cache, server, dataDir, stores } = await openServerCache({ config, dataDir: join(dir.path, "data"), onProgress: (message) => messages.push(message) });
+    try {
+      expect(server).toMatchObject({ apiKeys: ["k1"] });
+      expect({ dataDir, stores }).toEqual({ dataDir: join(dir.path, "data"), stores: "sqlite,hnswlib" });
+      expect(cache.similarityEvaluation).toBeInstanceOf(UnambiguousEvaluation);
+      expect((cache.similarityEvaluation as UnambiguousEvaluation).inner).toBeInstanceOf(PrecisionGuardEvaluation);
+      expect(cache.config.similarityThreshold).toBe(DEFAULT_PRESET_THRESHOLD);
+      expect(messages).toEqual(["loading the embedding model (UniversalSentenceEncoderEmbeddings)", expect.stringMatching(/^embedding model ready in \d+ ms$/)]);
+      await put("Is it safe to take aspirin?", "Mostly, at the usual dose.", { cacheObj: cache });
+      expect(await get("Is it safe to take aspirin?", { cacheObj: cache })).toBe("Mostly, at the usual dose.");
+      expect(await get("Is it not safe to take aspirin?", { cacheObj: cache })).toBeNull();
+    } finally {
+      await cache.close();
+      dir.cleanup();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DimensionMismatchError, StoreError, ValidationError } from "../../src/core/errors.js";
@@ -74,9 +74,12 @@ describe("HnswIndex", () => {
     await first.add(saved);
     await first.flush();
     await first.add(batch(5, 21));
-    // The process dies here: no flush, no close.
+    // The process dies here, no flush, no close: its folder as it is then (the copied lock names a process
+    // that no longer holds it, so it is taken over).
+    const crashed = join(dir, "crashed");
+    await cp(path, crashed, { recursive: true });
 
-    const second = new HnswIndex({ dimension: 8, path });
+    const second = new HnswIndex({ dimension: 8, path: crashed });
     await second.init();
     expect(await second.count()).toBe(20);
     expect(await second.lastId()).toBe(20);
@@ -88,7 +91,7 @@ describe("HnswIndex", () => {
     const index = new HnswIndex({ dimension: 8, path });
     await index.init();
     await index.add(batch(10, 1));
-    await index.flush();
+    await index.close();
     // What a crash mid-save leaves: next generation's data half written, a temporary manifest.
     await writeFile(join(path, "data-2"), "garbage");
     await writeFile(join(path, "manifest.json.tmp"), "{");
@@ -110,7 +113,7 @@ describe("HnswIndex", () => {
     await index.init();
     await index.add(batch(30, 1));
     await index.delete([30]);
-    await index.flush();
+    await index.close();
     const reopened = new HnswIndex({ dimension: 8, path });
     await reopened.init();
     expect(await reopened.lastId()).toBe(30);

@@ -1,4 +1,4 @@
-/** The OpenAI SDK adapter: `langchain-semcache/openai` (also re-exported from the package root). */
+/** The OpenAI SDK adapter: `langchain-semcache/openai`. */
 export {
   wrapOpenAI,
   type WrapOpenAIOptions,

@@ -1,5 +1,5 @@
 import type * as Streaming from "openai/streaming";
-import { importOptional } from "../../core/errors.js";
+import { importOptional } from "../../core/optional-import.js";
 
 let streamClass: Promise<typeof Streaming.Stream> | undefined;
 

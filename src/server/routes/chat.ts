@@ -3,15 +3,24 @@
  * at http://host:port/v1 works. Streams are SSE in the provider's chunk shapes ending `data: [DONE]`, hits
  * included. Cache-Control: no-cache (skip the lookup, still store), no-store, max-age=N; responses carry
  * x-semcache: HIT|MISS|SKIP, x-semcache-score and Age on hits.
+ *
+ * Who shares an answer: with server API keys, every caller of the namespace. Without them, by default
+ * (`proxy_cache_scope: credential`) only callers presenting the same upstream credential: the entry's
+ * partition holds an HMAC of the key sent upstream, so a caller the upstream would refuse (a wrong key, or
+ * none) only ever meets entries its own credential stored, and a refused call stores nothing.
  */
 import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { cachedChatCompletion, type CachedChatBody } from "../../adapters/openai/chat.js";
+import type { Cache } from "../../core/cache.js";
+import { Config, type ConfigOptions } from "../../core/config.js";
 import { ValidationError } from "../../core/errors.js";
 import type { CacheOutcome, FlowOptions } from "../../core/pipeline.js";
+import { bearerToken } from "../auth.js";
 import { describeError, HttpProblem } from "../errors.js";
 import { NAMESPACE_KEY } from "../server-cache.js";
 import type { ServerState } from "../state.js";
+import { credentialSecret, CredentialDigester, CREDENTIAL_KEY } from "../credential.js";
 import { postJson, postStream, UpstreamStatusError, type UpstreamCall } from "../upstream.js";
 import { errorResponses, security } from "./cache.js";
 
@@ -40,8 +49,26 @@ export function cacheControlOptions(header: string | string[] | undefined): Flow
 function upstreamKey(state: ServerState, request: FastifyRequest): string | undefined {
   const { upstream } = state.settings;
   if (upstream.replacesCallerKey || request.caller.authenticated) return upstream.apiKey;
-  const sent = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? "")?.[1];
-  return sent ?? upstream.apiKey;
+  return bearerToken(request.headers.authorization) ?? upstream.apiKey;
+}
+
+/**
+ * What digests callers' upstream credentials, when they partition the proxy's answers: not with server API
+ * keys (callers authenticate to this server, and the namespace partitions), nor in `shared` scope. Adds the
+ * digest's field to the cache's partition keys (a key no other request sets changes no other partition).
+ */
+function credentialDigester(state: ServerState, log: FastifyInstance["log"]): CredentialDigester | undefined {
+  if (state.settings.keys.size > 0 || state.settings.proxy.cacheScope !== "credential") return undefined;
+  const { secret } = credentialSecret(state.settings.proxy.credentialSecret, state.cache.dataManager.scalar, { warn: (message) => log.warn(message) });
+  ensurePartitionKey(state.cache, CREDENTIAL_KEY);
+  return new CredentialDigester(secret);
+}
+
+function ensurePartitionKey(cache: Cache, key: string): void {
+  const keys = cache.config.partitionKeys;
+  if (keys.includes(key)) return;
+  // A Config's fields are its options (as ensureNamespaceKey does).
+  cache.config = new Config({ ...(cache.config as unknown as ConfigOptions), partitionKeys: [...keys, key] });
 }
 
 function setOutcomeHeaders(reply: FastifyReply, outcome: CacheOutcome): void {
@@ -66,6 +93,7 @@ async function* sse(chunks: AsyncIterable<unknown>, request: FastifyRequest): As
 
 export function chatRoutes(app: FastifyInstance): void {
   const state = app.semcache;
+  const digester = credentialDigester(state, app.log);
 
   app.post<{ Body: Record<string, unknown> }>(
     "/v1/chat/completions",
@@ -75,7 +103,8 @@ export function chatRoutes(app: FastifyInstance): void {
         summary: "OpenAI-compatible chat completions, cached",
         description:
           "The OpenAI chat completions API with the cache in front. Cache-Control: no-cache (skip the lookup, still store), no-store, max-age=N; " +
-          "x-semcache-namespace picks a namespace. The answer carries x-semcache: HIT|MISS|SKIP, and on hits x-semcache-score and Age.",
+          "x-semcache-namespace picks a namespace. Without server API keys, answers are shared only by callers sending the same upstream key " +
+          "(server.proxy_cache_scope). The answer carries x-semcache: HIT|MISS|SKIP, and on hits x-semcache-score and Age.",
         tags: ["proxy"],
         security,
         body: {
@@ -103,13 +132,15 @@ export function chatRoutes(app: FastifyInstance): void {
         timeoutMs: state.settings.upstream.timeoutMs,
         signal: controller.signal,
       };
-      // The namespace partitions the entry; the caller cannot set it through the body.
-      const body = { ...request.body, [NAMESPACE_KEY]: request.caller.namespace } as unknown as CachedChatBody;
+      // The namespace (and, unless the caller authenticated to us, the upstream credential's digest) partition
+      // the entry; the caller can set neither through the body.
+      const credential = digester && !request.caller.authenticated ? digester.digest(call) : undefined;
+      const body = { ...request.body, [NAMESPACE_KEY]: request.caller.namespace, [CREDENTIAL_KEY]: credential } as unknown as CachedChatBody;
       let answer: Awaited<ReturnType<typeof cachedChatCompletion>>;
       try {
         answer = await cachedChatCompletion(state.cache, body, {
           upstream: (sent, signal) => {
-            const { [NAMESPACE_KEY]: _namespace, ...upstreamBody } = sent as unknown as Record<string, unknown>;
+            const { [NAMESPACE_KEY]: _namespace, [CREDENTIAL_KEY]: _credential, ...upstreamBody } = sent as unknown as Record<string, unknown>;
             const callWith = { ...call, signal: signal ?? call.signal };
             return (upstreamBody.stream === true ? postStream("/chat/completions", upstreamBody, callWith) : postJson("/chat/completions", upstreamBody, callWith)) as never;
           },

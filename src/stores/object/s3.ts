@@ -1,7 +1,8 @@
 import type * as S3Sdk from "@aws-sdk/client-s3";
 import type { S3Client } from "@aws-sdk/client-s3";
 import type * as Presigner from "@aws-sdk/s3-request-presigner";
-import { importOptional, SemcacheError, StoreError, ValidationError } from "../../core/errors.js";
+import { SemcacheError, StoreError, ValidationError } from "../../core/errors.js";
+import { importOptional } from "../../core/optional-import.js";
 import { messageOf } from "../connection.js";
 import { checkObjectKey, newObjectKey } from "./keys.js";
 import type { ObjectStore } from "./types.js";
@@ -27,7 +28,16 @@ export interface S3ObjectStoreOptions {
   /** Creates the bucket on init when it does not exist. Default false. */
   createBucket?: boolean;
   /** Your own S3Client (then region, endpoint and credentials are its own; close() leaves it open). */
-  client?: S3Client;
+  client?: S3ClientLike;
+}
+
+/**
+ * An `S3Client` of @aws-sdk/client-s3, typed by shape so that these declarations compile in an app that does not
+ * install the SDK.
+ */
+export interface S3ClientLike {
+  send(command: never): Promise<unknown>;
+  destroy(): void;
 }
 
 const KIND = "s3";
@@ -93,7 +103,7 @@ export class S3ObjectStore implements ObjectStore {
     this.presigner = await importOptional<PresignerModule>("@aws-sdk/s3-request-presigner", FEATURE);
     const endpoint = this.options.endpoint ?? process.env.SEMCACHE_S3_ENDPOINT;
     const client =
-      this.options.client ??
+      (this.options.client as S3Client | undefined) ??
       new this.s3.S3Client({
         region: this.options.region ?? process.env.AWS_REGION ?? "us-east-1",
         endpoint,

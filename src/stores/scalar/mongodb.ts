@@ -2,7 +2,8 @@ import type * as MongoDb from "mongodb";
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Collection, Db, Document, MongoClient, Sort } from "mongodb";
-import { importOptional, StoreError, ValidationError } from "../../core/errors.js";
+import { StoreError, ValidationError } from "../../core/errors.js";
+import { importOptional } from "../../core/optional-import.js";
 import type { AnswerType, CacheRecord, NewRecord, QuestionDep, ReportRow } from "../../core/types.js";
 import { bytesToVector, vectorToBytes } from "../../core/vector-math.js";
 import { checkEvictSizes, effectiveOrder } from "../../manager/eviction/policies.js";
@@ -12,10 +13,17 @@ import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
 import { tableNames, type TableNames } from "./sqlite-schema.js";
 import type { ScalarStore, ScalarStoreCapabilities, TableLenConfig } from "./types.js";
 
+/** A `MongoClient` of the mongodb driver, typed by shape so that these declarations compile without the driver. */
+export interface MongoClientLike {
+  connect(): Promise<unknown>;
+  db(name?: string): unknown;
+  close(): Promise<void>;
+}
+
 /** Connection as for the other server stores; `database` defaults to the URL's, else "semcache". */
 export interface MongoScalarStoreOptions extends ServerConnectionOptions {
   /** Your own MongoClient (connected or not): used as is and left open by close(). */
-  client?: MongoClient;
+  client?: MongoClientLike;
   /** Prefix of every collection name. Default "semcache_". */
   tablePrefix?: string;
   /** Milliseconds a write may hold the store's lock before another process may take it over. Default 30,000. */
@@ -133,7 +141,7 @@ export class MongoScalarStore implements ScalarStore {
   }
 
   private async createClient(): Promise<{ client: MongoClient; owned: boolean; c: Collections }> {
-    let client = this.options.client;
+    let client = this.options.client as MongoClient | undefined;
     const owned = client === undefined;
     if (!client) {
       const mongodb = await importOptional<typeof MongoDb>("mongodb", "The mongodb scalar store");

@@ -1,14 +1,21 @@
 import type * as Mysql2 from "mysql2/promise";
 import type { Pool, PoolConnection, ResultSetHeader } from "mysql2/promise";
-import { importOptional } from "../../core/errors.js";
+import { importOptional } from "../../core/optional-import.js";
 import { describeTarget, positiveInteger, resolveUrl, type ServerConnectionOptions } from "../connection.js";
 import { MYSQL_SCHEMA } from "./sql-schema.js";
 import { SqlScalarStore, type SqlDriver, type SqlExecutor } from "./sql-store.js";
 import type { TableLenConfig } from "./types.js";
 
+/** A `mysql2/promise` Pool, typed by shape so that these declarations compile in an app without `mysql2`. */
+export interface MySqlPoolLike {
+  getConnection(): Promise<unknown>;
+  query(sql: string, values?: unknown): Promise<unknown>;
+  end(): Promise<void>;
+}
+
 export interface MySqlScalarStoreOptions extends ServerConnectionOptions {
   /** Your own `mysql2/promise` pool (`createPool(...)`, or `.promise()` of a callback pool): left open by close(). */
-  pool?: Pool;
+  pool?: MySqlPoolLike;
   /** Connections in the store's pool. Default 10. */
   poolSize?: number;
   /** Milliseconds to wait for a connection before the call fails. Default 5000. */
@@ -105,7 +112,7 @@ export class MySqlScalarStore extends SqlScalarStore {
       tablePrefix: options.tablePrefix,
       tableLenConfig: options.tableLenConfig,
       openDriver: async () => {
-        if (options.pool) return mysqlDriver(options.pool, false);
+        if (options.pool) return mysqlDriver(options.pool as Pool, false);
         const mysql = await importOptional<typeof Mysql2>("mysql2/promise", `The ${kind} scalar store`);
         const { createPool } = (mysql as typeof Mysql2 & { default?: typeof Mysql2 }).default ?? mysql;
         const { host, port, user, password, database } = options;

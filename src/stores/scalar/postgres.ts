@@ -1,14 +1,25 @@
 import type * as PgModule from "pg";
 import type { Pool, PoolClient } from "pg";
-import { importOptional } from "../../core/errors.js";
+import { importOptional } from "../../core/optional-import.js";
 import { describeTarget, positiveInteger, resolveUrl, type ServerConnectionOptions } from "../connection.js";
 import { POSTGRES_SCHEMA } from "./sql-schema.js";
 import { SqlScalarStore, type SqlDriver, type SqlExecutor } from "./sql-store.js";
 import type { TableLenConfig } from "./types.js";
 
+/** A `pg` Pool, typed by shape so that these declarations compile in an app without `pg`. */
+export interface PgPoolLike {
+  // The store borrows clients with the callback form (see borrow()), which every pg Pool has.
+  connect(callback: (error: Error | undefined, client: unknown, release: (error?: Error | boolean) => void) => void): void;
+  query(text: string, values?: unknown[]): Promise<unknown>;
+  end(): Promise<void>;
+}
+
 export interface PostgresScalarStoreOptions extends ServerConnectionOptions {
-  /** Your own `pg` Pool: used as is and left open by close(). Connection fields are then ignored. */
-  pool?: Pool;
+  /**
+   * Your own `pg` Pool: used as is and left open by close(). Connection fields are then ignored. Give it an
+   * 'error' listener, as pg asks: its idle clients' lost connections are reported there.
+   */
+  pool?: PgPoolLike;
   /** Connections in the store's pool. Default 10. */
   poolSize?: number;
   /** Milliseconds to wait for a connection before the call fails. Default 5000. */
@@ -36,6 +47,23 @@ function numberedPlaceholders(): (sql: string) => string {
   };
 }
 
+/**
+ * Borrows a client, with `onLost` listening to its 'error' from the moment the pool hands it over. The pool
+ * stops listening to a client it lends out, and a lost connection (terminated, reset) then emits 'error', which
+ * unheard crashes the process. The callback form matters: a client freed while its socket is being read is
+ * handed to the next waiter at once, and a termination notice in the rest of that read is emitted before an
+ * awaited connect() would resume.
+ */
+function borrow(pool: Pool, onLost: (error: Error) => void): Promise<PoolClient> {
+  return new Promise((resolve, reject) => {
+    pool.connect((error, client) => {
+      if (!client) return reject(error ?? new Error("the pool gave no client"));
+      client.on("error", onLost);
+      resolve(client);
+    });
+  });
+}
+
 function pgDriver(pool: Pool, owned: boolean): SqlDriver {
   const numbered = numberedPlaceholders();
   const executor = (client: Pool | PoolClient): SqlExecutor => ({
@@ -45,8 +73,13 @@ function pgDriver(pool: Pool, owned: boolean): SqlDriver {
     },
   });
   const transaction: SqlDriver["transaction"] = async (fn) => {
-    const client = await pool.connect();
+    // A connection lost mid-transaction fails the statement in flight by itself; remembering the error drops
+    // the dead connection on release instead of returning it to the pool.
     let broken: Error | undefined;
+    const lost = (error: Error) => {
+      broken ??= error;
+    };
+    const client = await borrow(pool, lost);
     try {
       await client.query("BEGIN");
       const result = await fn(executor(client));
@@ -54,12 +87,13 @@ function pgDriver(pool: Pool, owned: boolean): SqlDriver {
       return result;
     } catch (error) {
       // A connection that cannot even roll back is dropped from the pool, not handed out again.
-      broken = await client.query("ROLLBACK").then(
-        () => undefined,
-        (rollbackError: unknown) => (rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError))),
-      );
+      await client.query("ROLLBACK").catch((rollbackError: unknown) => {
+        broken ??= rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+      });
       throw error;
     } finally {
+      // Released, the pool listens again (a later error is the pool's 'error').
+      client.off("error", lost);
       client.release(broken);
     }
   };
@@ -95,7 +129,7 @@ export class PostgresScalarStore extends SqlScalarStore {
       tablePrefix: options.tablePrefix,
       tableLenConfig: options.tableLenConfig,
       openDriver: async () => {
-        if (options.pool) return pgDriver(options.pool, false);
+        if (options.pool) return pgDriver(options.pool as Pool, false);
         const pg = await importOptional<{ default?: typeof PgModule; Pool?: typeof Pool }>("pg", "The postgres scalar store");
         const PoolClass = (pg.default?.Pool ?? pg.Pool) as typeof Pool;
         const { host, port, user, password, database } = options;

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { importOptional, StoreError, ValidationError } from "../../core/errors.js";
+import { StoreError, ValidationError } from "../../core/errors.js";
+import { importOptional } from "../../core/optional-import.js";
 import type { AnswerType, CacheRecord, NewRecord, QuestionDep, ReportRow } from "../../core/types.js";
 import { bytesToVector, vectorToBytes } from "../../core/vector-math.js";
 import { checkEvictSizes, effectiveOrder } from "../../manager/eviction/policies.js";

@@ -3,7 +3,8 @@ import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { Worker } from "node:worker_threads";
 import type BetterSqlite3 from "better-sqlite3";
-import { importOptional, SemcacheError, StoreError, ValidationError } from "../../core/errors.js";
+import { SemcacheError, StoreError, ValidationError } from "../../core/errors.js";
+import { importOptional, nativeLoadError } from "../../core/optional-import.js";
 import type { CacheRecord, NewRecord, ReportRow } from "../../core/types.js";
 import { bytesToVector, vectorToBytes } from "../../core/vector-math.js";
 import { checkEvictSizes } from "../../manager/eviction/policies.js";
@@ -223,7 +224,13 @@ export class SqliteScalarStore implements ScalarStore {
       "The sqlite scalar store",
     );
     if (this.capabilities.persistent) mkdirSync(dirname(this.path), { recursive: true });
-    const db = new Database(this.path, { timeout: this.busyTimeout });
+    let db: BetterSqlite3.Database;
+    try {
+      db = new Database(this.path, { timeout: this.busyTimeout });
+    } catch (error) {
+      // better-sqlite3 loads its native addon on first use, not on import.
+      throw nativeLoadError(error, "better-sqlite3", "The sqlite scalar store");
+    }
     try {
       db.pragma("journal_mode = WAL");
       db.pragma("synchronous = NORMAL");

@@ -1,5 +1,7 @@
 import type * as Hnswlib from "hnswlib-node";
-import { DimensionMismatchError, StoreError, ValidationError, importOptional } from "../../core/errors.js";
+import { DimensionMismatchError, StoreError, ValidationError } from "../../core/errors.js";
+import { importOptional } from "../../core/optional-import.js";
+import { lockFolder, type FolderLock } from "../data-dir-lock.js";
 import { clampCosineDistance } from "./score-mapping.js";
 import { readSnapshot, writeSnapshot } from "./snapshot.js";
 import type { VectorHit, VectorIndex, VectorIndexCapabilities } from "./types.js";
@@ -7,7 +9,10 @@ import type { VectorHit, VectorIndex, VectorIndexCapabilities } from "./types.js
 export interface HnswIndexOptions {
   /** Vector length; 0 takes it from the first add (or from the saved index). */
   dimension: number;
-  /** Folder the index is saved in by flush() and loaded from by init(); without it the index is memory-only. */
+  /**
+   * Folder the index is saved in by flush() and loaded from by init(); without it the index is memory-only.
+   * init() takes an exclusive lock on it (released by close()): one index, in one process, per folder.
+   */
   path?: string;
   /** Graph links per node. Default 16. */
   M?: number;
@@ -81,6 +86,8 @@ export class HnswIndex implements VectorIndex {
   private dirty = false;
   private closed = false;
   private initialising?: Promise<void>;
+  /** The folder's lock, held from init() to close(). */
+  private lock?: FolderLock;
   /** Mutations and saves run one at a time: hnswlib writes its file on a worker thread. */
   private tail: Promise<unknown> = Promise.resolve();
 
@@ -99,20 +106,38 @@ export class HnswIndex implements VectorIndex {
   }
 
   init(): Promise<void> {
-    this.initialising ??= this.load();
+    // A failed init (e.g. the folder locked by another process) is not remembered: calling init() again retries.
+    this.initialising ??= this.load().catch((error: unknown) => {
+      this.initialising = undefined;
+      throw error;
+    });
     return this.initialising;
   }
 
   private async load(): Promise<void> {
-    this.lib = await loadHnswlib();
-    if (this.path === undefined) return;
-    const snapshot = await readSnapshot<HnswMeta>(this.path, KIND);
+    const lib = await loadHnswlib();
+    if (this.path !== undefined) {
+      // Another index saving to this folder would overwrite our saves (and we theirs), losing entries for good.
+      this.lock = lockFolder(this.path, KIND);
+      try {
+        await this.loadSnapshot(lib, this.path);
+      } catch (error) {
+        this.releaseLock();
+        throw error;
+      }
+    }
+    // Set last: an index whose init failed stays unusable (assertReady), so it never saves to the folder.
+    this.lib = lib;
+  }
+
+  private async loadSnapshot(lib: typeof Hnswlib, path: string): Promise<void> {
+    const snapshot = await readSnapshot<HnswMeta>(path, KIND);
     if (snapshot === null) return;
     const meta = snapshot.meta;
     if (this.dim !== 0 && meta.dimension !== this.dim) {
-      throw new DimensionMismatchError(meta.dimension, this.dim, `hnswlib index saved in ${this.path}`);
+      throw new DimensionMismatchError(meta.dimension, this.dim, `hnswlib index saved in ${path}`);
     }
-    const index = new this.lib.HierarchicalNSW("ip", meta.dimension);
+    const index = new lib.HierarchicalNSW("ip", meta.dimension);
     try {
       await index.readIndex(snapshot.dataPath, true);
     } catch (error) {
@@ -237,14 +262,26 @@ export class HnswIndex implements VectorIndex {
     await this.serial(() => this.save());
   }
 
-  /** Saves pending changes (when the index has a path) and releases the index. */
+  /**
+   * Saves pending changes (when the index has a path) and releases the index and its folder's lock. If the save
+   * fails, the index stays open and keeps the lock: close() can be called again.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
+    // An init under way would take the lock after we released it.
+    await this.initialising?.catch(() => undefined);
     await this.serial(async () => {
+      if (this.closed) return;
       if (this.lib !== undefined) await this.save();
       this.index = null;
       this.closed = true;
+      this.releaseLock();
     });
+  }
+
+  private releaseLock(): void {
+    this.lock?.release();
+    this.lock = undefined;
   }
 
   private async save(): Promise<void> {

@@ -2,7 +2,8 @@
  * Vector index kinds by name, for factory strings such as "sqlite,hnswlib". Every vector package loads
  * lazily inside init(), so importing this module loads none of them.
  */
-import { UnknownKindError, importOptional } from "../../core/errors.js";
+import { UnknownKindError } from "../../core/errors.js";
+import { importOptional } from "../../core/optional-import.js";
 import { DatabaseVectorIndex, type VectorDatabase } from "./database-index.js";
 import { chromaDatabase } from "./databases/chroma.js";
 import { elasticsearchDatabase } from "./databases/elasticsearch.js";

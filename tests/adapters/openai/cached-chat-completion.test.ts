@@ -3,7 +3,8 @@
  * request (also for streams, before the first chunk), and the Cache-Control controls noStore and maxAgeSeconds.
  */
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParams } from "openai/resources/chat/completions";
-import { cachedChatCompletion, ValidationError, type Marked, type UpstreamSettings } from "../../../src/index.js";
+import { ValidationError } from "../../../src/index.js";
+import { cachedChatCompletion, type Marked, type UpstreamSettings } from "../../../src/adapters/openai/index.js";
 import { ask, closeAll, collect, setup, type Harness } from "./harness.js";
 
 afterEach(closeAll);

@@ -1,7 +1,8 @@
 import OpenAI from "openai";
 import type { ChatCompletionChunk, ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
 import { Stream } from "openai/streaming";
-import { Cache, managerFactory, NotInitError, Session, ValidationError, wrapOpenAI, type Marked } from "../../../src/index.js";
+import { Cache, managerFactory, NotInitError, Session, ValidationError } from "../../../src/index.js";
+import { wrapOpenAI, type Marked } from "../../../src/adapters/openai/index.js";
 import { ask, closeAll, collect, setup } from "./harness.js";
 
 afterEach(closeAll);
@@ -164,6 +165,23 @@ describe("wrapOpenAI: chat.completions.create", () => {
     // Stream options, user and metadata do not change the answer: these still hit.
     expect(await text({ model: "a", user: "u1", metadata: { team: "x" } })).toBe("a says hi (default)");
     expect(h.server.modelCalls()).toBe(3);
+  });
+
+  it("the messages before the question partition: another system prompt or earlier turn never shares an answer", async () => {
+    const h = await setup();
+    const create = (messages: ChatCompletionCreateParamsNonStreaming["messages"]) => h.openai.chat.completions.create({ model: "m", messages });
+    const conversation = (name: string): ChatCompletionCreateParamsNonStreaming["messages"] => [
+      { role: "user", content: `My name is ${name}.` },
+      { role: "assistant", content: "Nice to meet you." },
+      { role: "user", content: "What is my name?" },
+    ];
+    await create(conversation("Alice"));
+    expect((await create(conversation("Bob"))).semcache).toBeUndefined();
+    expect((await create([{ role: "system", content: "Answer in French." }, ...ask("What is a cache?")])).semcache).toBeUndefined();
+    expect((await create(ask("What is a cache?"))).semcache).toBeUndefined();
+    expect((await create(conversation("Alice"))).semcache).toMatchObject({ hit: true });
+    expect((await create([{ role: "system", content: "Answer in French." }, ...ask("What is a cache?")])).semcache).toMatchObject({ hit: true });
+    expect(h.server.modelCalls()).toBe(4);
   });
 
   it("removes the cache options from the body; every other field reaches the provider untouched", async () => {

@@ -1,6 +1,7 @@
 /** One fake OpenAI server, a real `openai` client aimed at it, a cache and the wrapped client, closed after each test. */
 import OpenAI from "openai";
-import { Cache, wrapOpenAI, type CacheInitOptions, type CachedOpenAI, type WrapOpenAIOptions } from "../../../src/index.js";
+import { Cache, type CacheInitOptions } from "../../../src/index.js";
+import { wrapOpenAI, type CachedOpenAI, type WrapOpenAIOptions } from "../../../src/adapters/openai/index.js";
 import { startFakeOpenAI, type FakeOpenAIOptions, type FakeOpenAIServer } from "../../../src/testing/index.js";
 import { tempDir } from "../../helpers/fixtures.js";
 

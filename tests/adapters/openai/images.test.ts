@@ -2,7 +2,8 @@ import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ImagesResponse } from "openai/resources/images";
-import { cachedImageGeneration, managerFactory, ValidationError } from "../../../src/index.js";
+import { managerFactory, ValidationError } from "../../../src/index.js";
+import { cachedImageGeneration } from "../../../src/adapters/openai/index.js";
 import { closeAll, setup } from "./harness.js";
 
 afterEach(closeAll);

@@ -1,7 +1,7 @@
 import type * as LanceDBModule from "@lancedb/lancedb";
 import type { Connection, Table } from "@lancedb/lancedb";
 import type * as Arrow from "apache-arrow";
-import { importOptional } from "../../../core/errors.js";
+import { importOptional } from "../../../core/optional-import.js";
 import { RECORD_ID_KEY, type VectorDatabase } from "../database-index.js";
 import type { LangChainDocument, LangChainVectorStoreLike } from "../store-profiles.js";
 import { vectorsOnlyEmbeddings } from "../vectors-only-embeddings.js";

@@ -1,6 +1,7 @@
 import type * as MilvusSdk from "@zilliz/milvus2-sdk-node";
 import type { MilvusClient } from "@zilliz/milvus2-sdk-node";
-import { importOptional, StoreError } from "../../../core/errors.js";
+import { StoreError } from "../../../core/errors.js";
+import { importOptional } from "../../../core/optional-import.js";
 import { RECORD_ID_KEY, type VectorDatabase } from "../database-index.js";
 import type { LangChainVectorStoreLike } from "../store-profiles.js";
 import { vectorsOnlyEmbeddings } from "../vectors-only-embeddings.js";

@@ -1,6 +1,7 @@
 import type { PGlite } from "@electric-sql/pglite";
 import type { Pool } from "pg";
-import { importOptional, ValidationError } from "../../../core/errors.js";
+import { ValidationError } from "../../../core/errors.js";
+import { importOptional } from "../../../core/optional-import.js";
 import type { VectorDatabase } from "../database-index.js";
 import type { LangChainVectorStoreLike } from "../store-profiles.js";
 import { vectorsOnlyEmbeddings } from "../vectors-only-embeddings.js";

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
-import { importOptional, StoreError } from "../../../core/errors.js";
+import { StoreError } from "../../../core/errors.js";
+import { importOptional } from "../../../core/optional-import.js";
 import type { VectorDatabase } from "../database-index.js";
 import type { LangChainVectorStoreLike } from "../store-profiles.js";
 import { vectorsOnlyEmbeddings } from "../vectors-only-embeddings.js";

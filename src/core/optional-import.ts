@@ -1,0 +1,51 @@
+/** Lazy loading of optional packages, with errors that say what to install or build. */
+import { MissingDependencyError } from "./errors.js";
+import { installedVersionOf } from "./installed-version.js";
+import { OPTIONAL_PACKAGES } from "./optional-packages.js";
+import { satisfiesRange } from "./version-range.js";
+
+/** The package a module specifier belongs to ("@scope/name/sub" -> "@scope/name"). */
+export function packageOf(specifier: string): string {
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+}
+
+/** A native addon that failed to load because its build step never ran (npm's allowScripts, pnpm's approve-builds). */
+function isMissingBinding(error: unknown): boolean {
+  return /Could not locate the bindings file|Cannot find module '[^']*\.node'|NODE_MODULE_VERSION/.test(String((error as Error)?.message));
+}
+
+/**
+ * A native package's load or first use failed: a MissingDependencyError saying how to build it when its binding
+ * is missing, else the error itself.
+ */
+export function nativeLoadError(error: unknown, packageName: string, feature: string): unknown {
+  return isMissingBinding(error) ? new MissingDependencyError(packageName, feature, { reason: "binding", cause: error }) : error;
+}
+
+/**
+ * Loads an optional dependency, turning "not installed" into a MissingDependencyError that names the package
+ * really missing (the one asked for, or a package it imports in turn), "installed at a version outside
+ * OPTIONAL_PACKAGES' range" into one that names the range, and a native module never built into one that says
+ * how to build it.
+ */
+export async function importOptional<T>(specifier: string, feature: string): Promise<T> {
+  const packageName = packageOf(specifier);
+  const range = OPTIONAL_PACKAGES[packageName];
+  let module: T;
+  try {
+    module = (await import(specifier)) as T;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") throw nativeLoadError(error, packageName, feature);
+    const missing = /Cannot find (?:package|module) '([^']+)'/.exec(String((error as Error).message))?.[1];
+    const isPackageName = missing !== undefined && !/^(?:[./]|file:|[A-Za-z]:\\)/.test(missing);
+    const missingPackage = isPackageName ? packageOf(missing) : packageName;
+    throw new MissingDependencyError(missingPackage, feature, { range: OPTIONAL_PACKAGES[missingPackage], cause: error });
+  }
+  const installedVersion = range === undefined ? undefined : installedVersionOf(packageName);
+  if (range !== undefined && installedVersion !== undefined && !satisfiesRange(installedVersion, range)) {
+    throw new MissingDependencyError(packageName, feature, { reason: "version", range, installedVersion });
+  }
+  return module;
+}

@@ -1,0 +1,51 @@
+import type { Cache } from "../core/cache.js";
+import { NotInitError } from "../core/errors.js";
+import { absorbFault } from "../core/pipeline.js";
+
+const WARNING_PREFIX = "[langchain-semcache]";
+
+/**
+ * Where a LangChain surface gets its Cache: one handed over (used once initialised), or one it builds itself on
+ * first use. Either way a cache that is not usable never fails the model call: the call goes to the model
+ * uncached (fail open), the fault is counted in the cache's report, and one warning is logged.
+ */
+export class CacheSource {
+  private building?: Promise<Cache | undefined>;
+  private warned = false;
+
+  constructor(private readonly source: Cache | (() => Promise<Cache>)) {}
+
+  /** The cache to use for this call, or undefined to go to the model uncached. */
+  async resolve(): Promise<Cache | undefined> {
+    if (typeof this.source !== "function") {
+      if (this.source.hasInit) return this.source;
+      // A handed-over cache may still be initialised by its owner: checked again on every call.
+      this.failOpen(this.source, new NotInitError("The cache given to SemanticCache is not initialised (call `await cache.init(...)`); calls go to the model uncached until it is."));
+      return undefined;
+    }
+    // Concurrent first calls share one initialisation; a failed one is not retried (it would fail again, slowly).
+    this.building ??= this.source().catch((error: unknown) => {
+      this.warn(`the semantic cache could not start, so calls go to the model uncached: ${(error as Error)?.message ?? String(error)}`);
+      return undefined;
+    });
+    return this.building;
+  }
+
+  /** Closes the cache this source built, once built (a handed-over cache belongs to its owner). */
+  async close(): Promise<void> {
+    const built = await this.building;
+    this.building = undefined;
+    await built?.close();
+  }
+
+  private failOpen(cache: Cache, error: NotInitError): void {
+    absorbFault(cache, error);
+    this.warn(error.message);
+  }
+
+  private warn(message: string): void {
+    if (this.warned) return;
+    this.warned = true;
+    console.warn(`${WARNING_PREFIX} ${message}`);
+  }
+}

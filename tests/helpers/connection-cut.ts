@@ -1,0 +1,81 @@
+/**
+ * Server-side termination of a store's connections (what a failover, a DBA, an idle timeout or a Redis
+ * CLIENT KILL does), from an admin connection, aimed at exactly the store's connections so the other tests
+ * sharing the service are left alone: PostgreSQL marks them with an application_name; MySQL/MariaDB and Redis
+ * with a user made for the test (dropped again by close()).
+ */
+import mysql from "mysql2/promise";
+import pg from "pg";
+import { createClient } from "redis";
+
+export interface ConnectionCutter {
+  /** The URL the store connects with: its connections are the ones terminate() cuts. */
+  readonly storeUrl: string;
+  /** Terminates every connection of the store; resolves with how many there were. */
+  terminate(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** PostgreSQL: the store connects with `application_name` = `id`; terminate() waits until the backends exited. */
+export async function postgresCutter(url: string, id: string): Promise<ConnectionCutter> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  const storeUrl = new URL(url);
+  storeUrl.searchParams.set("application_name", id);
+  return {
+    storeUrl: storeUrl.toString(),
+    async terminate() {
+      const { rows } = await admin.query(
+        "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity " +
+          "WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name = $1",
+        [id],
+      );
+      return rows.length;
+    },
+    close: () => admin.end(),
+  };
+}
+
+/** MySQL/MariaDB: the store connects as a user `id`@127.0.0.1 with every privilege on the test database. */
+export async function mysqlCutter(url: string, id: string): Promise<ConnectionCutter> {
+  const admin = await mysql.createConnection({ uri: url });
+  const database = new URL(url).pathname.slice(1);
+  await admin.query("CREATE USER ?@'127.0.0.1' IDENTIFIED BY ?", [id, id]);
+  await admin.query(`GRANT ALL ON \`${database}\`.* TO ?@'127.0.0.1'`, [id]);
+  const storeUrl = new URL(url);
+  storeUrl.hostname = "127.0.0.1";
+  storeUrl.username = id;
+  storeUrl.password = id;
+  return {
+    storeUrl: storeUrl.toString(),
+    async terminate() {
+      const [rows] = await admin.query("SELECT ID AS id FROM information_schema.PROCESSLIST WHERE USER = ?", [id]);
+      const ids = (rows as Array<{ id: number }>).map((row) => row.id);
+      // One may have ended meanwhile ("Unknown thread id").
+      for (const thread of ids) await admin.query(`KILL CONNECTION ${Number(thread)}`).catch(() => undefined);
+      return ids.length;
+    },
+    async close() {
+      await admin.query("DROP USER IF EXISTS ?@'127.0.0.1'", [id]);
+      await admin.end();
+    },
+  };
+}
+
+/** Redis: the store connects as an ACL user `id` allowed everything; terminate() is CLIENT KILL USER. */
+export async function redisCutter(url: string, id: string): Promise<ConnectionCutter> {
+  const admin = createClient({ url });
+  await admin.connect();
+  await admin.sendCommand(["ACL", "SETUSER", id, "on", `>${id}`, "~*", "&*", "+@all"]);
+  const storeUrl = new URL(url);
+  storeUrl.username = id;
+  storeUrl.password = id;
+  return {
+    storeUrl: storeUrl.toString(),
+    terminate: async () => Number(await admin.sendCommand(["CLIENT", "KILL", "USER", id])),
+    async close() {
+      await admin.sendCommand(["ACL", "DELUSER", id]);
+      await admin.close();
+    },
+  };
+}

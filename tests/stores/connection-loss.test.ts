@@ -1,0 +1,174 @@
+/**
+ * Connections the database drops (a failover, a DBA's pg_terminate_backend / KILL / CLIENT KILL, an idle
+ * timeout) while a cache uses them: the process survives (an unhandled 'error' event would fail the test),
+ * requests cut mid-way fail open (the model's answer still returned, the fault counted), and the driver
+ * replaces the lost connections, so later requests succeed and hit without a restart.
+ */
+import mysql from "mysql2/promise";
+import pg from "pg";
+import { cached } from "../../src/adapters/function.js";
+import { Cache } from "../../src/core/cache.js";
+import { managerFactory } from "../../src/manager/factory.js";
+import type { ScalarStore } from "../../src/stores/scalar/types.js";
+import { mysqlCutter, postgresCutter, redisCutter, type ConnectionCutter } from "../helpers/connection-cut.js";
+import { TEST_URL_VARS, uniquePrefix, type DroppableStore } from "../helpers/server-stores.js";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Holds the live counter's row lock in an open transaction until the returned release is called. */
+type RowLocker = (url: string, table: string) => Promise<() => Promise<void>>;
+
+interface Backend {
+  kind: string;
+  service: keyof typeof TEST_URL_VARS;
+  cutter: (url: string, id: string) => Promise<ConnectionCutter>;
+  /** SQL stores only: lets a test park a write inside its transaction. */
+  lockRow?: RowLocker;
+}
+
+const LIVE_ROW = (table: string) => `SELECT value FROM ${table} WHERE name = 'live' FOR UPDATE`;
+
+const BACKENDS: Backend[] = [
+  {
+    kind: "postgres",
+    service: "postgres",
+    cutter: postgresCutter,
+    lockRow: async (url, table) => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query("BEGIN");
+      await client.query(LIVE_ROW(table));
+      return async () => {
+        await client.query("ROLLBACK");
+        await client.end();
+      };
+    },
+  },
+  {
+    kind: "mysql",
+    service: "mysql",
+    cutter: mysqlCutter,
+    lockRow: async (url, table) => {
+      const connection = await mysql.createConnection({ uri: url });
+      await connection.beginTransaction();
+      await connection.query(LIVE_ROW(table));
+      return async () => {
+        await connection.rollback();
+        await connection.end();
+      };
+    },
+  },
+  { kind: "redis", service: "redis", cutter: redisCutter },
+];
+
+for (const backend of BACKENDS) {
+  const url = process.env[TEST_URL_VARS[backend.service]];
+  describe(`${backend.kind} connections terminated by the server`, () => {
+    if (!url) {
+      process.stderr.write(`[skip] ${backend.kind} connection loss: ${TEST_URL_VARS[backend.service]} is not set\n`);
+      it.skip(`needs ${TEST_URL_VARS[backend.service]}`, () => undefined);
+      return;
+    }
+    const id = uniquePrefix(`cut${backend.kind.slice(0, 2)}`);
+    const scalarParams = (target: string) => ({ url: target, tablePrefix: id, namespace: id, poolSize: 4 });
+    let cutter: ConnectionCutter;
+    let cache: Cache;
+    let modelCalls: number;
+    let ask: (question: string) => Promise<string>;
+    let recoveries = 0;
+
+    /** After a cut: an answer stored before hits; a new one is stored and hits in turn (one model call). */
+    async function expectRecovered(): Promise<void> {
+      const calls = modelCalls;
+      const question = `asked after cut ${++recoveries}`;
+      expect(await ask("asked before")).toBe("answer to asked before");
+      expect(await ask(question)).toBe(`answer to ${question}`);
+      expect(await ask(question)).toBe(`answer to ${question}`);
+      expect(modelCalls).toBe(calls + 1);
+    }
+
+    beforeAll(async () => {
+      cutter = await backend.cutter(url, id);
+    });
+    afterAll(async () => {
+      const store = managerFactory(backend.kind, { scalarParams: scalarParams(url) }).scalar as ScalarStore & DroppableStore;
+      await store.init();
+      await store.drop();
+      await store.close();
+      await cutter?.close();
+    });
+    beforeEach(async () => {
+      cache = await new Cache().init({ dataManager: managerFactory(backend.kind, { scalarParams: scalarParams(cutter.storeUrl) }) });
+      modelCalls = 0;
+      ask = cached(
+        async (question: string) => {
+          modelCalls++;
+          return `answer to ${question}`;
+        },
+        { requestOptions: { cacheObj: cache } },
+      );
+    });
+    afterEach(async () => {
+      await cache.close().catch(() => undefined);
+    });
+
+    it("connections cut under put load: requests fail open and are counted, then it recovers and hits", async () => {
+      expect(await ask("asked before")).toBe("answer to asked before");
+      let done = false;
+      let asked = 0;
+      // More callers than pooled connections, so the connections are busy in queries and transactions when cut.
+      const callers = Array.from({ length: 8 }, async (_, caller) => {
+        for (let i = 0; !done; i++) {
+          const question = `caller ${caller} question ${i}`;
+          expect(await ask(question)).toBe(`answer to ${question}`);
+          asked++;
+          // A store that fails at once (a client that is reconnecting) resolves without a turn of the event loop.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      });
+      let terminated = 0;
+      for (let round = 0; round < 5; round++) {
+        await sleep(60);
+        terminated += await cutter.terminate();
+      }
+      done = true;
+      await Promise.all(callers);
+
+      expect(terminated).toBeGreaterThan(0);
+      expect(asked).toBeGreaterThan(0);
+      expect(cache.report.errors).toBeGreaterThan(0);
+      await sleep(100);
+      await expectRecovered();
+    });
+
+    if (backend.lockRow) {
+      const lockRow = backend.lockRow;
+      it("a transaction cut while it waits for a row lock fails open, and the next put and get work", async () => {
+        expect(await ask("asked before")).toBe("answer to asked before");
+        // Holding the live counter's row lock parks the next insert inside its transaction, on a borrowed connection.
+        const release = await lockRow(url, `${id}meta`);
+        try {
+          const errors = cache.report.errors;
+          const parked = ask("asked while locked");
+          await sleep(200);
+          expect(await cutter.terminate()).toBeGreaterThan(0);
+          expect(await parked).toBe("answer to asked while locked");
+          expect(cache.report.errors).toBeGreaterThan(errors);
+        } finally {
+          await release();
+        }
+        await sleep(100);
+        await expectRecovered();
+      });
+    }
+
+    it("idle connections terminated by the server: the next requests work, none fails", async () => {
+      expect(await ask("asked before")).toBe("answer to asked before");
+      expect(await cutter.terminate()).toBeGreaterThan(0);
+      await sleep(200);
+      const { errors } = cache.report;
+      await expectRecovered();
+      expect(cache.report.errors).toBe(errors);
+    });
+  });
+}
