@@ -24,8 +24,6 @@ export const DEFAULT_PARTITION_KEYS: readonly string[] = Object.freeze([
   "language",
   // LangChain's llmKey (secrets removed): the model's identity and settings as LangChain serialises them.
   "llm_key",
-  // A digest of the conversation before the question (system messages, earlier turns): CONTEXT_KEY.
-  "semcache_context",
 ]);
 
 export interface ConfigOptions {

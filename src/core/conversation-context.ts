@@ -2,11 +2,10 @@ import { createHash } from "node:crypto";
 import { stableStringify } from "./keys.js";
 
 /**
- * The request field holding a digest of the conversation before the question (system messages, earlier turns),
- * one of the default partition keys: a question is matched semantically only among entries asked in the same
- * context, since "Answer in French." or "My name is Bob." changes the right answer to the same words.
+ * A conversation's context: what comes before the message a request is keyed on (system messages, earlier
+ * turns). A question is matched semantically only among entries asked in the same context, as an exact
+ * partition, since "Answer in French." or "My name is Bob." changes the right answer to the same words.
  */
-export const CONTEXT_KEY = "semcache_context";
 
 /** A context's digest: its text never enters the store, and a long transcript costs 43 characters. */
 export function contextDigest(context: string | readonly unknown[]): string | undefined {
@@ -15,8 +14,10 @@ export function contextDigest(context: string | readonly unknown[]): string | un
   return createHash("sha256").update(text).digest("base64url");
 }
 
-/** The messages before the last one with the user role (none: the question stands alone). */
-export function messagesBeforeQuestion<T extends { role?: unknown }>(messages: readonly T[]): readonly T[] {
-  for (let i = messages.length - 1; i >= 0; i--) if (messages[i].role === "user") return messages.slice(0, i);
-  return [];
+/**
+ * Every message but the last, the one the default key reads: whatever its role, the messages it answers (the
+ * user's question before an assistant prefill, say) are then in the partition.
+ */
+export function messagesBeforeLast<T>(messages: readonly T[]): readonly T[] {
+  return messages.slice(0, -1);
 }

@@ -17,12 +17,7 @@ export class CacheSource {
 
   /** The cache to use for this call, or undefined to go to the model uncached. */
   async resolve(): Promise<Cache | undefined> {
-    if (typeof this.source !== "function") {
-      if (this.source.hasInit) return this.source;
-      // A handed-over cache may still be initialised by its owner: checked again on every call.
-      this.failOpen(this.source, new NotInitError("The cache given to SemanticCache is not initialised (call `await cache.init(...)`); calls go to the model uncached until it is."));
-      return undefined;
-    }
+    if (typeof this.source !== "function") return this.usable(this.source) ? this.source : undefined;
     // Concurrent first calls share one initialisation; a failed one is not retried (it would fail again, slowly).
     this.building ??= this.source().catch((error: unknown) => {
       this.warn(`the semantic cache could not start, so calls go to the model uncached: ${(error as Error)?.message ?? String(error)}`);
@@ -38,9 +33,16 @@ export class CacheSource {
     await built?.close();
   }
 
-  private failOpen(cache: Cache, error: NotInitError): void {
+  /**
+   * True for an initialised cache; a handed-over one (or a call option's) that is not is a counted fault with
+   * one warning, checked again on every call since its owner may still initialise it.
+   */
+  usable(cache: Cache): boolean {
+    if (cache.hasInit) return true;
+    const error = new NotInitError("A cache given to SemanticCache is not initialised (call `await cache.init(...)`); calls go to the model uncached until it is.");
     absorbFault(cache, error);
     this.warn(error.message);
+    return false;
   }
 
   private warn(message: string): void {

@@ -9,7 +9,7 @@ import {
 import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
 import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
 import type { Runnable } from "@langchain/core/runnables";
-import { CONTEXT_KEY, contextDigest, messagesBeforeQuestion } from "../core/conversation-context.js";
+import { contextDigest, messagesBeforeLast } from "../core/conversation-context.js";
 import { ValidationError } from "../core/errors.js";
 import { runCachedStream } from "../core/pipeline.js";
 import type { CacheRequest } from "../core/types.js";
@@ -249,7 +249,8 @@ export class CachedChatModel<M extends BaseChatModelCallOptions = BaseChatModelC
     if (!chat) return undefined;
     const settings = modelSettings(this.model, modelOptions);
     if (carriesTools(settings)) return undefined;
-    const context = this.shareAcrossContexts ? undefined : contextDigest(messagesBeforeQuestion(chat));
-    return { ...settings, messages: chat, [CONTEXT_KEY]: context };
+    // The context joins the model's identity (llm_key), so it partitions whatever config.partitionKeys lists besides.
+    const context = this.shareAcrossContexts ? undefined : contextDigest(messagesBeforeLast(chat));
+    return { ...settings, messages: chat, llm_key: context === undefined ? settings.llm_key : { ...(settings.llm_key as object), context } };
   }
 }

@@ -48,6 +48,16 @@ export function conversationContext(prompt: string): string {
 }
 
 /**
+ * What must match exactly for a chat prompt's answer to be reused: the turns before its last human turn, and,
+ * when turns follow that turn (an agent's tool calls and the tools' results), the whole transcript: a tool's
+ * result is data, never to be matched by meaning. Empty for a lone question.
+ */
+export function exactContext(prompt: string): string {
+  const after = lastHumanTurn(prompt);
+  return /\n(?:AI|Tool|Function)(?:, [^:\n]*)?: /.test(after) ? prompt : conversationContext(prompt);
+}
+
+/**
  * The prompt without the ids of the tool calls written into its AI turns: providers make a new id for every
  * call, so an agent's second run (whose replayed tool calls get fresh ids) would otherwise never match the
  * turns stored by its first. What a tool call asked and what the tool answered stay in the prompt.

@@ -4,7 +4,7 @@ import { AIMessage, type StoredGeneration, type StoredMessage } from "@langchain
 import type { ChatGeneration, Generation } from "@langchain/core/outputs";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { Cache } from "../core/cache.js";
-import { CONTEXT_KEY, contextDigest } from "../core/conversation-context.js";
+import { contextDigest } from "../core/conversation-context.js";
 import { StoreError, ValidationError } from "../core/errors.js";
 import { initSimilarCache } from "../core/similar-cache.js";
 import type { ManagerComponents } from "../manager/factory.js";
@@ -14,7 +14,7 @@ import type { CacheRequest } from "../core/types.js";
 import { isLangChainVectorStore } from "../stores/vector/kinds.js";
 import { HnswIndex } from "../stores/vector/hnsw.js";
 import { CacheSource } from "./cache-source.js";
-import { conversationContext, lastHumanTurn, withoutToolCallIds } from "./prompt-key.js";
+import { exactContext, lastHumanTurn, withoutToolCallIds } from "./prompt-key.js";
 import type { SemcacheMarker } from "./messages.js";
 import { sanitizeLlmKey } from "./secrets.js";
 
@@ -78,7 +78,8 @@ type StoredEntry = StoredGeneration & { generationInfo?: Record<string, unknown>
 
 const MARKER = "semcache";
 const SURFACE = "langchain-cache";
-const IMAGE_PLACEHOLDER = "[image]";
+/** How LangChain writes a content block other than text into the prompt string (`[image]`, `[file]`, ...). */
+const ATTACHMENT_PLACEHOLDER = /\[[a-z][a-z_]*\]/;
 
 /** What a request needs from LangChain's llmKey, computed once per distinct llmKey. */
 interface ModelKey {
@@ -226,16 +227,17 @@ export class SemanticCache extends BaseCache<Generation[]> {
     try {
       const model = this.modelKey(llmKey);
       const user = typeof this.requestOptions === "function" ? this.requestOptions(prompt, llmKey) : this.requestOptions;
-      // LangChain writes an image into the prompt as "[image]", without its data: two questions about
-      // different pictures would share a key, so they bypass the cache.
-      if (prompt.includes(IMAGE_PLACEHOLDER)) return null;
+      // LangChain writes an attachment into the prompt as "[image]", "[file]", "[audio]", ..., without its data:
+      // two questions about different files would share a key, so they bypass the cache.
+      if (ATTACHMENT_PLACEHOLDER.test(prompt)) return null;
       const cache = user?.cacheObj ?? (await this.source.resolve());
-      if (!cache) return null;
-      // The context is an exact partition; a lone question has none, so entries warmed with llmKeyPartition() answer it.
+      if (!cache || !this.source.usable(cache)) return null;
+      // The context joins the model's partition (llm_key), so it partitions whatever config.partitionKeys lists
+      // besides; a lone question has none, so entries warmed with llmKeyPartition() answer it.
       const text = withoutToolCallIds(prompt);
-      const context = this.shareAcrossContexts ? undefined : contextDigest(conversationContext(text));
+      const context = this.shareAcrossContexts ? undefined : contextDigest(exactContext(text));
       return {
-        request: { prompt: this.preEmbeddingFunc(text), llm_key: model.partition, [CONTEXT_KEY]: context },
+        request: { prompt: this.preEmbeddingFunc(text), llm_key: context === undefined ? model.partition : `${model.partition}\n${context}` },
         options: { temperature: this.temperatureSkip ? model.temperature : undefined, ...user, cacheObj: cache },
         chat: model.chat,
         cache,

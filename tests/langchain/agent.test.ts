@@ -13,9 +13,12 @@ import { startFakeOpenAI, type FakeOpenAIServer } from "../../src/testing/index.
 let server: FakeOpenAIServer;
 let cache: Cache;
 let toolRuns: string[];
+/** What the weather tool answers. */
+let weather: string;
 
 beforeEach(async () => {
   toolRuns = [];
+  weather = "sunny";
   // A model that asks for the weather tool, then answers from the tool's result; every tool call gets a new id.
   let calls = 0;
   server = await startFakeOpenAI({
@@ -38,7 +41,7 @@ function weatherAgent() {
   const getWeather = tool(
     async ({ city }: { city: string }) => {
       toolRuns.push(city);
-      return `sunny in ${city}`;
+      return `${weather} in ${city}`;
     },
     { name: "get_weather", description: "The weather of a city", schema: z.object({ city: z.string() }) },
   );
@@ -62,6 +65,16 @@ describe("createAgent with a SemanticCache on its model", () => {
     const callId = (messages: typeof first.messages) => (messages.find((m) => (m as AIMessage).tool_calls?.length) as AIMessage).tool_calls![0].id;
     expect(callId(second.messages)).not.toBe(callId(first.messages));
     expect(cache.report.hits).toBe(2);
+  });
+
+  it("a tool that answers otherwise on the second run: the step that reads its result goes to the model", async () => {
+    const agent = weatherAgent();
+    await agent.invoke(ask);
+    weather = "rainy";
+    const second = await agent.invoke(ask);
+    // The tool call is replayed (same question), its new result is never matched by meaning against the old one.
+    expect(server.modelCalls()).toBe(3);
+    expect(second.messages.at(-1)?.content).toBe("The weather: rainy in Paris.");
   });
 
   it("another question still reaches the model", async () => {

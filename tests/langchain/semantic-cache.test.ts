@@ -231,6 +231,27 @@ describe("SemanticCache with ChatOpenAI", () => {
     expect(s.cache.report.skips).toBe(1);
   });
 
+  it("questions with files bypass the cache too (LangChain writes any attachment as a [placeholder])", async () => {
+    const s = await setup();
+    const ask = (data: string) =>
+      s.chat().invoke([new HumanMessage({ content: [{ type: "text", text: "Summarise this file." }, { type: "file", mimeType: "application/pdf", data }] })]);
+    await ask("JVBERi0xLjQK");
+    await ask("JVBERi0xLjUK");
+    expect(s.server.modelCalls()).toBe(2);
+    expect(await s.cache.dataManager.count()).toBe(0);
+  });
+
+  it("a requestOptions cacheObj that is not initialised: the call goes to the model, counted, never an error", async () => {
+    const s = await setup();
+    const other = new Cache();
+    const warn = jest.spyOn(console, "warn").mockImplementation(() => undefined);
+    cleanups.push(() => warn.mockRestore());
+    const model = s.chat({ cache: new SemanticCache({ cache: s.cache, requestOptions: { cacheObj: other } }) });
+    expect((await model.invoke("q1")).content).toBe("Echo: q1");
+    expect(other.report.errors).toBeGreaterThan(0);
+    expect(warn).toHaveBeenCalledTimes(1);
+  });
+
   it("questions with images bypass the cache (LangChain's prompt string has no image data)", async () => {
     const s = await setup();
     const ask = (url: string) =>

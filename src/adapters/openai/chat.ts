@@ -4,7 +4,7 @@
  */
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParams } from "openai/resources/chat/completions";
 import type { Cache } from "../../core/cache.js";
-import { contextDigest, messagesBeforeQuestion } from "../../core/conversation-context.js";
+import { contextDigest, messagesBeforeLast } from "../../core/conversation-context.js";
 import type { CacheHit } from "../../core/pipeline.js";
 import { hitMarker, nowSeconds, responseId, ZERO_USAGE } from "./marker.js";
 import { asRecords, settingsPartition } from "./options.js";
@@ -52,11 +52,11 @@ const chatKind: TextKind<Marked<ChatCompletion>, Marked<ChatCompletionChunk>> = 
     !(Array.isArray(body.modalities) && body.modalities.includes("audio")) &&
     !TOOL_ROLES.has(lastRole(body.messages) as string),
   // No namespace: a plain chat request shares entries with put/get, importData and the HTTP proxy. The
-  // messages before the question (system prompt, earlier turns) can change its answer, so they partition;
+  // messages before the keyed one (system prompt, earlier turns) can change its answer, so they partition;
   // a lone question has none and shares entries with put/get.
   partition: (body) => {
     const attachments = attachmentDigest(body.messages);
-    const context = Array.isArray(body.messages) ? contextDigest(messagesBeforeQuestion(body.messages as Array<{ role?: unknown }>)) : undefined;
+    const context = Array.isArray(body.messages) ? contextDigest(messagesBeforeLast(body.messages)) : undefined;
     const prefix = [attachments && `vision:${attachments}`, context && `context:${context}`].filter(Boolean).join(";");
     return settingsPartition(prefix, body, NEUTRAL);
   },

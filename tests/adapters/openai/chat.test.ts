@@ -182,6 +182,12 @@ describe("wrapOpenAI: chat.completions.create", () => {
     expect((await create(conversation("Alice"))).semcache).toMatchObject({ hit: true });
     expect((await create([{ role: "system", content: "Answer in French." }, ...ask("What is a cache?")])).semcache).toMatchObject({ hit: true });
     expect(h.server.modelCalls()).toBe(4);
+
+    // An assistant prefill is the keyed message: the questions before it partition.
+    const prefilled = (country: string) => create([{ role: "user", content: `Capital of ${country}?` }, { role: "assistant", content: "The answer is:" }]);
+    await prefilled("France");
+    expect((await prefilled("Spain")).semcache).toBeUndefined();
+    expect(h.server.modelCalls()).toBe(6);
   });
 
   it("removes the cache options from the body; every other field reaches the provider untouched", async () => {
