@@ -22,8 +22,11 @@ function normalise(name: string): string {
   return name.replace(/[_-]/g, "").toLowerCase();
 }
 
-/** Values that look like credentials wherever they appear. */
-const CREDENTIAL = /^(?:sk|pk|rk|hf|co)[-_][A-Za-z0-9_-]{8,}|^Bearer\s/;
+/** Values that look like credentials wherever they appear (a whole value: "hf-internal-testing/tiny" is a name). */
+const CREDENTIAL = /^(?:(?:sk|pk|rk|hf|co)[-_][A-Za-z0-9_-]{8,}$|Bearer\s)/;
+
+/** Settings that name the model: kept whatever they look like, since models must never share answers. */
+const MODEL_NAMES = new Set(["model", "modelName"].map(normalise));
 
 /** A deep copy of `value` without secret or routing settings (objects and arrays are walked). */
 export function withoutSecrets(value: unknown): unknown {
@@ -33,7 +36,7 @@ export function withoutSecrets(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value)) {
     if (DROPPED.has(normalise(key))) continue;
-    const cleaned = withoutSecrets(inner);
+    const cleaned = MODEL_NAMES.has(normalise(key)) && typeof inner === "string" ? inner : withoutSecrets(inner);
     if (cleaned !== undefined) out[key] = cleaned;
   }
   return out;

@@ -35,6 +35,14 @@ describe("llmKey secrets", () => {
     expect(parseLlmKey("sk-abcdefghijkl trailing")).toEqual({ llmKey: "trailing" });
   });
 
+  it("keeps model names whatever they look like, and values that only start like a key", () => {
+    expect(withoutSecrets({ model: "hf-internal-testing/tiny", modelName: "co-pilot-model-v2", note: "sk-abcdefghijkl/path" })).toEqual({
+      model: "hf-internal-testing/tiny",
+      modelName: "co-pilot-model-v2",
+      note: "sk-abcdefghijkl/path",
+    });
+  });
+
   it("drops credential-looking values wherever they are", () => {
     expect(withoutSecrets({ model: "m", extra: ["sk-abcdefghijkl", "fine"], auth: "Bearer xyz" })).toEqual({ model: "m", extra: ["fine"] });
   });
