@@ -1,6 +1,9 @@
-import type { Cache } from "../core/cache.js";
-import { NotInitError } from "../core/errors.js";
+import { Cache } from "../core/cache.js";
+import { NotInitError, ValidationError } from "../core/errors.js";
 import { absorbFault } from "../core/pipeline.js";
+import { initSimilarCache } from "../core/similar-cache.js";
+import type { ManagerComponents } from "../manager/factory.js";
+import { HnswIndex } from "../stores/vector/hnsw.js";
 
 const WARNING_PREFIX = "[langchain-semcache]";
 
@@ -49,5 +52,27 @@ export class CacheSource {
     if (this.warned) return;
     this.warned = true;
     console.warn(`${WARNING_PREFIX} ${message}`);
+  }
+}
+
+/** The stores of a cache a LangChain surface builds: in memory (nothing written to disk), or the embedded default in dataDir. */
+export function storage(dataDir: string | undefined): { manager: string | ManagerComponents; dataDir?: string } {
+  return dataDir === undefined ? { manager: { scalar: "memory", vector: new HnswIndex({ dimension: 0 }) } } : { manager: "sqlite,hnswlib", dataDir };
+}
+
+/** A surface's own cache, built on first use: the offline preset, in memory or in `dataDir`. */
+export function ownCache(dataDir: string | undefined, threshold: number | undefined): () => Promise<Cache> {
+  return () => initSimilarCache({ cache: new Cache(), threshold, ...storage(dataDir) });
+}
+
+export function checkThreshold(surface: string, threshold: unknown): void {
+  if (threshold !== undefined && !(typeof threshold === "number" && threshold >= 0 && threshold <= 1)) {
+    throw new ValidationError(`${surface}: \`threshold\` must be a number in [0, 1].`);
+  }
+}
+
+export function checkDataDir(surface: string, dataDir: unknown): void {
+  if (dataDir !== undefined && (typeof dataDir !== "string" || dataDir.length === 0)) {
+    throw new ValidationError(`${surface}: \`dataDir\` must be a non-empty string.`);
   }
 }

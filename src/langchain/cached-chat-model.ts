@@ -9,13 +9,14 @@ import {
 import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
 import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
 import type { Runnable } from "@langchain/core/runnables";
-import { contextDigest, messagesBeforeLast } from "../core/conversation-context.js";
 import { ValidationError } from "../core/errors.js";
-import { runCachedStream } from "../core/pipeline.js";
+import { putAnswer, runCachedStream, type CacheHit } from "../core/pipeline.js";
 import type { CacheRequest } from "../core/types.js";
+import { chunkOfMessage, messageFromHit, storableAnswer } from "./chat-answers.js";
+import { chatRequest, toolSettingsDigest, withoutToolSettings } from "./chat-key.js";
+import { warmMessages, type WarmPair } from "./warm.js";
 import {
   CACHE_CALL_KEYS,
-  carriesTools,
   checkTemperatureSkip,
   modelCallConfig,
   modelSettings,
@@ -26,14 +27,11 @@ import {
 } from "./call-options.js";
 import {
   hitMarker,
-  isPlainText,
   markedMessage,
   replayHit,
   reportTokens,
   SEARCH_ONLY_MISS_MARKER,
   SHARED_MARKER,
-  storableText,
-  toRequestMessages,
   ZERO_USAGE,
   type SemcacheMarker,
 } from "./messages.js";
@@ -86,6 +84,16 @@ function markedChunk(text: string, marker?: SemcacheMarker): ChatGenerationChunk
   return new ChatGenerationChunk({ text, message });
 }
 
+/** A hit as stream chunks: text a few words at a time, a message that calls tools as one chunk. */
+async function* replayChunks(hit: CacheHit, signal?: AbortSignal): AsyncGenerator<ChatGenerationChunk> {
+  if (hit.answerType !== "object") {
+    yield* replayHit(hit, (text, first) => markedChunk(text, first ? hitMarker(hit) : undefined), signal);
+    return;
+  }
+  const message = chunkOfMessage(messageFromHit(hit));
+  yield new ChatGenerationChunk({ text: message.text, message });
+}
+
 async function* generationChunks(source: AsyncIterable<AIMessageChunk>): AsyncGenerator<ChatGenerationChunk> {
   for await (const message of source) yield new ChatGenerationChunk({ text: message.text, message });
 }
@@ -104,9 +112,9 @@ async function* generationChunks(source: AsyncIterable<AIMessageChunk>): AsyncGe
  *
  * - The key: by default (`lastContent`) the last message's text, matched only among entries asked after the
  *   same messages (system prompt, earlier turns: an exact partition on their digest), since they can change
- *   the answer. `shareAcrossContexts: true` shares answers across them. To match on the conversation instead,
- *   init the cache with `preEmbeddingFunc: concatAllQueries` (the last `config.contextLen` user turns) or
- *   `getMessages` (every message).
+ *   the answer. `shareAcrossContexts: true` shares answers across them (never across tool results). To
+ *   match on the conversation instead, init the cache with `preEmbeddingFunc: concatAllQueries` (the last
+ *   `config.contextLen` user turns) or `getMessages` (every message).
  * - Hits are AIMessages with `response_metadata.semcache = { hit: true, score, id }` and zero usage; stream
  *   hits replay as AIMessageChunks of a few words. Misses return the wrapped model's message unchanged
  *   (SemcacheMarker lists the other markers).
@@ -114,9 +122,11 @@ async function* generationChunks(source: AsyncIterable<AIMessageChunk>): AsyncGe
  *   abort signal. Callback handlers see this wrapper's run, hit or miss (stream tokens, end, usage: once
  *   each); the model's own run goes only to handlers set on the model itself and to LangSmith's tracer
  *   (nested under this run), so usage is never counted twice.
- * - Tool calls and structured output pass through uncached: calls with tools, tool_choice, functions or
- *   response_format (or after `bindTools`) skip the lookup and store nothing; answers with tool calls or
- *   non-text content are never stored; questions with non-text content (images) bypass the cache.
+ * - Tools (`bindTools`, or the `tools` call option), tool_choice and response_format partition the entries (as
+ *   a digest of their definitions). An answer that calls tools is stored whole and replayed with fresh
+ *   tool-call ids; once tool results follow the question, the whole transcript must match exactly. Answers with
+ *   other non-text content (audio) are never stored; questions with non-text content (images) bypass the
+ *   cache; `withStructuredOutput` is the wrapped model's own, uncached.
  * - A `searchOnly` miss is an empty AIMessage marked `{ hit: false }` (a stream yields one such chunk), not
  *   an error: a miss is an expected answer to "is this cached?", and a throw would fail a whole `batch()`.
  */
@@ -129,7 +139,8 @@ export class CachedChatModel<M extends BaseChatModelCallOptions = BaseChatModelC
   private readonly shareAcrossContexts: boolean;
   /** What a miss calls: the model, or the model bound with tools by `bindTools`. */
   private target: Runnable<BaseLanguageModelInput, AIMessageChunk, M>;
-  private toolsBound = false;
+  /** The tools and tool settings `bindTools` bound (they partition the entries). */
+  private boundTools?: Record<string, unknown>;
 
   static override lc_name(): string {
     return "CachedChatModel";
@@ -165,14 +176,17 @@ export class CachedChatModel<M extends BaseChatModelCallOptions = BaseChatModelC
     return this.model.getLsParams(splitCallOptions(options, {}).modelOptions as never);
   }
 
-  /** Binds tools on the wrapped model; the result is still a CachedChatModel, whose calls pass through uncached. */
+  /**
+   * Binds tools on the wrapped model; the result is still a CachedChatModel. Its answers (tool calls included)
+   * are stored in a partition of these tools' definitions and settings.
+   */
   override bindTools(tools: BindToolsInput[], kwargs?: Partial<M>): CachedChatModel<M> {
     if (typeof this.model.bindTools !== "function") {
       throw new ValidationError(`${this.model.getName()} has no bindTools(): it does not support tool calling.`);
     }
     const bound = new CachedChatModel<M>(this.fields);
     bound.target = this.model.bindTools(tools, kwargs);
-    bound.toolsBound = true;
+    bound.boundTools = { ...(kwargs as Record<string, unknown>), tools };
     return bound;
   }
 
@@ -199,8 +213,8 @@ export class CachedChatModel<M extends BaseChatModelCallOptions = BaseChatModelC
     const { value, outcome } = await runWithOutcome<BaseMessage>(request, cacheOptions, {
       name: SURFACE,
       call,
-      answerOf: storableText,
-      fromCache: (hit) => markedMessage(hitMarker(hit), hit.answer),
+      answerOf: storableAnswer,
+      fromCache: messageFromHit,
     });
     if (value === null) return resultOf(markedMessage(SEARCH_ONLY_MISS_MARKER, ""));
     // As LangChain's own cache does: a hit reports its text as one token.
@@ -220,19 +234,32 @@ export class CachedChatModel<M extends BaseChatModelCallOptions = BaseChatModelC
       yield* reportTokens(await upstream(), runManager);
       return;
     }
-    // A streamed answer with any chunk that is not plain text (tool calls, audio) is passed on but not stored.
-    let plain = true;
+    // The streamed answer is stored once complete: its text, or the whole message when it calls tools.
+    let answer: AIMessageChunk | undefined;
     const stream = await runCachedStream<ChatGenerationChunk>(request, cacheOptions, {
       name: SURFACE,
       call: upstream,
       chunkText: (chunk) => {
-        plain &&= isPlainText(chunk.message);
+        answer = answer === undefined ? (chunk.message as AIMessageChunk) : answer.concat(chunk.message as AIMessageChunk);
         return chunk.text;
       },
-      answerOf: (text) => (plain ? text : null),
-      replay: (hit) => replayHit(hit, (text, first) => markedChunk(text, first ? hitMarker(hit) : undefined), options.signal),
+      answerOf: () => (answer === undefined ? null : storableAnswer(answer)),
+      replay: (hit) => replayChunks(hit, options.signal),
     });
     yield* reportTokens(stream ?? [markedChunk("", SEARCH_ONLY_MISS_MARKER)], runManager);
+  }
+
+  /**
+   * Stores question/answer pairs where this model's calls look them up (its settings, tools and the context each
+   * question is given in), as if the model had answered them. A fault throws: nothing is stored silently wrong.
+   */
+  async warm(pairs: readonly WarmPair[]): Promise<void> {
+    const { cacheOptions } = splitCallOptions({}, this.defaults);
+    for (const { messages, answer } of warmMessages("CachedChatModel", pairs)) {
+      const request = this.requestFor(messages, {});
+      if (!request) throw new ValidationError("CachedChatModel.warm: a question with non-text content is never cached.");
+      await putAnswer(request, cacheOptions, answer);
+    }
   }
 
   /** Splits the options into the cache's and the model call's, and builds the cache request. */
@@ -242,15 +269,11 @@ export class CachedChatModel<M extends BaseChatModelCallOptions = BaseChatModelC
     return { request: this.requestFor(messages, modelOptions), cacheOptions, config };
   }
 
-  /** The cache request, or undefined when the call passes through uncached (tools, non-text content). */
+  /** The cache request, or undefined when the call passes through uncached (non-text content). */
   private requestFor(messages: BaseMessage[], modelOptions: object): CacheRequest | undefined {
-    if (this.toolsBound || carriesTools(modelOptions as Record<string, unknown>)) return undefined;
-    const chat = toRequestMessages(messages);
-    if (!chat) return undefined;
-    const settings = modelSettings(this.model, modelOptions);
-    if (carriesTools(settings)) return undefined;
-    // The context joins the model's identity (llm_key), so it partitions whatever config.partitionKeys lists besides.
-    const context = this.shareAcrossContexts ? undefined : contextDigest(messagesBeforeLast(chat));
-    return { ...settings, messages: chat, llm_key: context === undefined ? settings.llm_key : { ...(settings.llm_key as object), context } };
+    const options = modelOptions as Record<string, unknown>;
+    const tools = toolSettingsDigest(this.boundTools, options);
+    const settings = modelSettings(this.model, withoutToolSettings(options));
+    return chatRequest(messages, settings, tools, this.shareAcrossContexts);
   }
 }

@@ -39,9 +39,6 @@ type _AllKeysListed<Missing extends never = Exclude<keyof RequestOptions, CacheC
  */
 const BOOKKEEPING_KEYS = ["promptIndex"];
 
-/** Settings that make a request a tool call or structured output: such requests bypass the cache. */
-const TOOL_KEYS = ["tools", "tool_choice", "functions", "function_call", "response_format"];
-
 /** The defaults a wrapper applies to every call (its cache, its session, its cacheOptions). */
 export interface WrapperCacheDefaults {
   cache?: Cache;
@@ -100,14 +97,6 @@ export function modelSettings(model: DescribedModel, modelOptions: object): Cach
   const settings = withoutSecrets(typeof params === "object" && params !== null ? params : {}) as CacheRequest;
   const identity = { ...model._identifyingParams(), ...modelOptions, _type: model._llmType() };
   return { ...settings, llm_key: withoutSecrets(identity) };
-}
-
-/** True when the options or settings ask for tools, functions or a response format. */
-export function carriesTools(settings: Readonly<Record<string, unknown>>): boolean {
-  return TOOL_KEYS.some((key) => {
-    const value = settings[key];
-    return value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0);
-  });
 }
 
 /**

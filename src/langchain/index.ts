@@ -6,3 +6,4 @@ export { CachedChatModel, type CachedChatModelCallOptions, type CachedChatModelF
 export { CachedLLM, type CachedLLMCallOptions, type CachedLLMFields } from "./cached-llm.js";
 export type { CacheCallOptions } from "./call-options.js";
 export type { SemcacheMarker } from "./messages.js";
+export type { WarmPair } from "./warm.js";

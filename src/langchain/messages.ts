@@ -45,7 +45,7 @@ export function contentText(content: BaseMessage["content"] | null | undefined):
   return texts.join("\n");
 }
 
-function roleOf(message: BaseMessage): string {
+export function roleOf(message: BaseMessage): string {
   const type = message.getType();
   if (type === "generic") return String((message as BaseMessage & { role?: unknown }).role);
   return ROLES[type] ?? type;

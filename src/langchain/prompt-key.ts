@@ -53,8 +53,19 @@ export function conversationContext(prompt: string): string {
  * result is data, never to be matched by meaning. Empty for a lone question.
  */
 export function exactContext(prompt: string): string {
-  const after = lastHumanTurn(prompt);
-  return /\n(?:AI|Tool|Function)(?:, [^:\n]*)?: /.test(after) ? prompt : conversationContext(prompt);
+  return hasFollowingTurns(prompt) ? prompt : conversationContext(prompt);
+}
+
+/**
+ * What must match exactly when answers are shared across contexts: the last human turn and the turns after
+ * it, when any follow (tool calls and their results); empty otherwise.
+ */
+export function followingTurns(prompt: string): string {
+  return hasFollowingTurns(prompt) ? lastHumanTurn(prompt) : "";
+}
+
+function hasFollowingTurns(prompt: string): boolean {
+  return /\n(?:AI|Tool|Function)(?:, [^:\n]*)?: /.test(lastHumanTurn(prompt));
 }
 
 /**

@@ -1,25 +1,23 @@
-import { randomUUID } from "node:crypto";
-import { BaseCache, deserializeStoredGeneration, serializeGeneration } from "@langchain/core/caches";
-import { AIMessage, type StoredGeneration, type StoredMessage } from "@langchain/core/messages";
-import type { ChatGeneration, Generation } from "@langchain/core/outputs";
+import { BaseCache } from "@langchain/core/caches";
+import type { BaseLanguageModel } from "@langchain/core/language_models/base";
+import type { Generation } from "@langchain/core/outputs";
+import { ChatPromptValue } from "@langchain/core/prompt_values";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { Cache } from "../core/cache.js";
 import { contextDigest } from "../core/conversation-context.js";
-import { StoreError, ValidationError } from "../core/errors.js";
+import { NotInitError, ValidationError } from "../core/errors.js";
 import { initSimilarCache } from "../core/similar-cache.js";
-import type { ManagerComponents } from "../manager/factory.js";
 import { stableStringify } from "../core/keys.js";
-import { absorbFault, putAnswer, runCached, type CacheHit, type RequestOptions, type StoredAnswer } from "../core/pipeline.js";
+import { absorbFault, putAnswer, runCached, type RequestOptions } from "../core/pipeline.js";
 import type { CacheRequest } from "../core/types.js";
 import { isLangChainVectorStore } from "../stores/vector/kinds.js";
-import { HnswIndex } from "../stores/vector/hnsw.js";
-import { CacheSource } from "./cache-source.js";
-import { exactContext, lastHumanTurn, withoutToolCallIds } from "./prompt-key.js";
-import type { SemcacheMarker } from "./messages.js";
+import { CacheSource, checkDataDir, checkThreshold, ownCache, storage } from "./cache-source.js";
+import { exactContext, followingTurns, lastHumanTurn, withoutToolCallIds } from "./prompt-key.js";
 import { sanitizeLlmKey } from "./secrets.js";
+import { fromHit, toStoredAnswer } from "./stored-generations.js";
+import { warmMessages, type WarmPair } from "./warm.js";
 
-/** Set on every generation a hit returns (`generationInfo.semcache`, and a chat message's `response_metadata.semcache`). */
-export type CacheHitMarker = Extract<SemcacheMarker, { hit: true }>;
+export type { CacheHitMarker } from "./stored-generations.js";
 
 export interface SemanticCacheOptions {
   /**
@@ -73,10 +71,6 @@ interface Call {
   cache: Cache;
 }
 
-/** A generation as stored: LangChain's own serialised form plus its generationInfo. */
-type StoredEntry = StoredGeneration & { generationInfo?: Record<string, unknown> };
-
-const MARKER = "semcache";
 const SURFACE = "langchain-cache";
 /** How LangChain writes a content block other than text into the prompt string (`[image]`, `[file]`, ...). */
 const ATTACHMENT_PLACEHOLDER = /\[[a-z][a-z_]*\]/;
@@ -127,10 +121,8 @@ export class SemanticCache extends BaseCache<Generation[]> {
     if (cache !== undefined && (dataDir !== undefined || threshold !== undefined)) {
       throw new ValidationError("SemanticCache: `dataDir` and `threshold` set up its own cache; a `cache` you give is set up by you.");
     }
-    if (dataDir !== undefined && (typeof dataDir !== "string" || dataDir.length === 0)) {
-      throw new ValidationError("SemanticCache: `dataDir` must be a non-empty string.");
-    }
-    checkThreshold(threshold);
+    checkDataDir("SemanticCache", dataDir);
+    checkThreshold("SemanticCache", threshold);
     for (const [name, value] of Object.entries({ shareAcrossContexts, temperatureSkip })) {
       if (typeof value !== "boolean") throw new ValidationError(`SemanticCache: \`${name}\` must be a boolean.`);
     }
@@ -140,7 +132,7 @@ export class SemanticCache extends BaseCache<Generation[]> {
     if (requestOptions !== undefined && (typeof requestOptions !== "object" || requestOptions === null) && typeof requestOptions !== "function") {
       throw new ValidationError("SemanticCache: `requestOptions` must be an object or a function.");
     }
-    this.source = new CacheSource(cache ?? (() => initSimilarCache({ cache: new Cache(), threshold, ...storage(dataDir) })));
+    this.source = new CacheSource(cache ?? ownCache(dataDir, threshold));
     this.preEmbeddingFunc = preEmbeddingFunc ?? lastHumanTurn;
     this.requestOptions = requestOptions;
     this.shareAcrossContexts = shareAcrossContexts;
@@ -161,9 +153,26 @@ export class SemanticCache extends BaseCache<Generation[]> {
     if (store !== undefined && typeof store !== "string" && !isLangChainVectorStore(store)) {
       throw new ValidationError('SemanticCache.fromEmbeddings: `store` must be a LangChain VectorStore or "scalar,vector" kinds.');
     }
-    checkThreshold(threshold);
+    checkThreshold("SemanticCache", threshold);
     const stores = typeof store === "string" ? { manager: store, dataDir } : store === undefined ? storage(dataDir) : { ...storage(dataDir), manager: { scalar: dataDir === undefined ? "memory" : "sqlite", vector: store } };
     return new SemanticCache({ ...rest, cache: () => initSimilarCache({ cache: new Cache(), embedding: embeddings, threshold, ...stores }) });
+  }
+
+  /**
+   * Stores question/answer pairs where `model`'s calls look them up (its partition, and the context each question
+   * is given in), as if the model had answered them: `model` is the LangChain model this cache is set on. A fault
+   * throws (a cache that cannot be used included): nothing is stored silently wrong.
+   */
+  async warm(model: BaseLanguageModel, pairs: readonly WarmPair[]): Promise<void> {
+    if (typeof model?._getSerializedCacheKeyParametersForCall !== "function") throw new ValidationError("SemanticCache.warm: `model` must be a LangChain model.");
+    const llmKey = model._getSerializedCacheKeyParametersForCall({});
+    const chat = model._modelType() === "base_chat_model";
+    for (const { messages, answer } of warmMessages("SemanticCache", pairs)) {
+      const prompt = chat ? new ChatPromptValue(messages).toString() : String(messages.at(-1)?.content);
+      const call = await this.callFor(prompt, llmKey);
+      if (!call) throw new NotInitError("SemanticCache.warm: the cache cannot be used (not initialised, failed to start) or the question has attachments.");
+      await putAnswer(call.request, call.options, answer);
+    }
   }
 
   /** Removes every entry of the cache (every model's and context's; a cache you gave: all of its entries). */
@@ -235,7 +244,8 @@ export class SemanticCache extends BaseCache<Generation[]> {
       // The context joins the model's partition (llm_key), so it partitions whatever config.partitionKeys lists
       // besides; a lone question has none, so entries warmed with llmKeyPartition() answer it.
       const text = withoutToolCallIds(prompt);
-      const context = this.shareAcrossContexts ? undefined : contextDigest(exactContext(text));
+      // Shared across contexts or not, tool calls and results after the question never match by meaning.
+      const context = contextDigest(this.shareAcrossContexts ? followingTurns(text) : exactContext(text));
       return {
         request: { prompt: this.preEmbeddingFunc(text), llm_key: context === undefined ? model.partition : `${model.partition}\n${context}` },
         options: { temperature: this.temperatureSkip ? model.temperature : undefined, ...user, cacheObj: cache },
@@ -256,17 +266,6 @@ export class SemanticCache extends BaseCache<Generation[]> {
   }
 }
 
-function checkThreshold(threshold: unknown): void {
-  if (threshold !== undefined && !(typeof threshold === "number" && threshold >= 0 && threshold <= 1)) {
-    throw new ValidationError("SemanticCache: `threshold` must be a number in [0, 1].");
-  }
-}
-
-/** The stores of a cache SemanticCache builds: in memory (nothing written to disk), or the embedded default in dataDir. */
-function storage(dataDir: string | undefined): { manager: string | ManagerComponents; dataDir?: string } {
-  return dataDir === undefined ? { manager: { scalar: "memory", vector: new HnswIndex({ dimension: 0 }) } } : { manager: "sqlite,hnswlib", dataDir };
-}
-
 function modelKeyOf(llmKey: string): ModelKey {
   const clean = sanitizeLlmKey(llmKey);
   const t = clean.temperature;
@@ -281,94 +280,4 @@ function modelKeyOf(llmKey: string): ModelKey {
  */
 export function llmKeyPartition(llmKey: string): { llm_key: string } {
   return { llm_key: modelKeyOf(llmKey).partition };
-}
-
-/**
- * What to store. One text generation without a message (an LLM's usual answer) is stored as text: the
- * answer column stays readable and the simple API, the server and report rows read it as is; its
- * generationInfo (finish reason, logprobs of that one sampling) is not kept. Anything else (chat messages
- * with metadata and tool calls, several generations) is LangChain's own serialised form as JSON.
- */
-function toStoredAnswer(generations: readonly Generation[]): StoredAnswer | null {
-  if (!Array.isArray(generations) || generations.length === 0) return null;
-  const [first] = generations;
-  if (generations.length === 1 && !hasMessage(first)) return first.text || null;
-  return { answer: JSON.stringify(generations.map(toEntry)), answerType: "object" };
-}
-
-function hasMessage(generation: Generation): boolean {
-  return (generation as { message?: unknown }).message !== undefined;
-}
-
-function toEntry(generation: Generation): StoredEntry {
-  const stored: StoredEntry = serializeGeneration(generation);
-  if (stored.message) {
-    const data = stored.message.data;
-    stored.message = { ...stored.message, data: { ...data, response_metadata: withoutMarker(data.response_metadata) } };
-  }
-  const info = withoutMarker(generation.generationInfo);
-  if (info && Object.keys(info).length > 0) stored.generationInfo = info;
-  return stored;
-}
-
-/** A hit's own marker is not part of the answer (an L2 hit written back to L1 must not carry it). */
-function withoutMarker<T extends Record<string, unknown> | undefined>(record: T): T {
-  if (!record || !(MARKER in record)) return record;
-  return Object.fromEntries(Object.entries(record).filter(([key]) => key !== MARKER)) as T;
-}
-
-/** Rebuilds fresh generations from a hit (a chat model gets messages even from a text entry). */
-function fromHit(hit: CacheHit, chat: boolean): Generation[] {
-  const marker: CacheHitMarker = { hit: true, score: hit.score, id: hit.id };
-  if (hit.answerType !== "object") {
-    const generation = { text: hit.answer, generationInfo: { [MARKER]: marker } };
-    if (!chat) return [generation];
-    const message = new AIMessage({ content: hit.answer, response_metadata: { [MARKER]: marker } });
-    const chatGeneration: ChatGeneration = { ...generation, message };
-    return [chatGeneration];
-  }
-  const entries: unknown = JSON.parse(hit.answer);
-  if (!Array.isArray(entries) || entries.length === 0 || !entries.every((entry) => isEntry(entry, chat))) {
-    throw new StoreError("langchain", `entry ${hit.id} is not a list of LangChain ${chat ? "chat " : ""}generations.`);
-  }
-  return entries.map((entry: StoredEntry) => {
-    const { generationInfo, message, text } = entry;
-    const marked: StoredMessage | undefined = message && {
-      ...message,
-      data: { ...withFreshToolCallIds(message.data), response_metadata: { ...message.data.response_metadata, [MARKER]: marker } },
-    };
-    return { ...deserializeStoredGeneration({ text, message: marked }), generationInfo: { ...generationInfo, [MARKER]: marker } };
-  });
-}
-
-/**
- * A replayed tool call gets a new id (in `tool_calls` and the provider's raw `additional_kwargs.tool_calls`
- * alike): an agent matches each tool's result to its call by id, and two runs must not share one.
- */
-function withFreshToolCallIds(data: StoredMessage["data"]): StoredMessage["data"] {
-  const fresh = new Map<string, string>();
-  const renew = <T extends { id?: unknown }>(call: T): T => {
-    if (typeof call?.id !== "string") return call;
-    if (!fresh.has(call.id)) fresh.set(call.id, `call_${randomUUID().replaceAll("-", "").slice(0, 24)}`);
-    return { ...call, id: fresh.get(call.id) };
-  };
-  const { tool_calls: calls } = data as { tool_calls?: unknown };
-  const raw = data.additional_kwargs?.tool_calls;
-  if (!Array.isArray(calls) && !Array.isArray(raw)) return data;
-  return {
-    ...data,
-    ...(Array.isArray(calls) && { tool_calls: calls.map(renew) }),
-    ...(Array.isArray(raw) && { additional_kwargs: { ...data.additional_kwargs, tool_calls: raw.map(renew) } }),
-  } as StoredMessage["data"];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function isEntry(value: unknown, chat: boolean): value is StoredEntry {
-  if (!isRecord(value) || typeof value.text !== "string") return false;
-  if (value.generationInfo !== undefined && !isRecord(value.generationInfo)) return false;
-  if (value.message === undefined) return !chat;
-  return isRecord(value.message) && typeof value.message.type === "string" && isRecord(value.message.data);
 }

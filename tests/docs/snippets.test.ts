@@ -39,6 +39,7 @@ const POSTGRES_URL = process.env.SEMCACHE_TEST_POSTGRES_URL;
 /** The package's entries and the sources they resolve to. */
 const ENTRIES: Record<string, string> = {
   "langchain-semcache": "src/index.ts",
+  "langchain-semcache/agents": "src/agents/index.ts",
   "langchain-semcache/langchain": "src/langchain/index.ts",
   "langchain-semcache/openai": "src/adapters/openai/index.ts",
   "langchain-semcache/server": "src/server/index.ts",

@@ -1,5 +1,5 @@
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
-import { AIMessage, AIMessageChunk, HumanMessage, SystemMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, AIMessageChunk, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { LLMResult } from "@langchain/core/outputs";
 import { FakeStreamingChatModel } from "@langchain/core/utils/testing";
 import { ChatOpenAI } from "@langchain/openai";
@@ -264,32 +264,53 @@ describe("CachedChatModel with ChatOpenAI", () => {
     }
   });
 
-  describe("tool calls and non-text content pass through uncached", () => {
-    const toolReply: FakeOpenAIOptions["reply"] = (body) =>
-      Array.isArray(body.tools) || JSON.stringify(body.messages).includes("use the tool")
-        ? { toolCalls: [{ id: "call_1", name: "lookup", arguments: '{"city":"Paris"}' }] }
-        : `Echo: ${QUESTION}`;
+  describe("tools: one policy with every LangChain surface", () => {
+    const toolReply: FakeOpenAIOptions["reply"] = (body) => {
+      const messages = body.messages as Array<{ role: string; content?: string }>;
+      if (messages.at(-1)?.role === "tool") return `The tool says: ${messages.at(-1)?.content}`;
+      return Array.isArray(body.tools) ? { toolCalls: [{ id: "call_1", name: "lookup", arguments: '{"city":"Paris"}' }] } : `Echo: ${QUESTION}`;
+    };
+    const OTHER_TOOL = { type: "function" as const, function: { ...TOOL.function, parameters: { type: "object", properties: { city: { type: "string" } } } } };
 
-    it("bindTools keeps the wrapper and never reads or stores", async () => {
+    it("bindTools: a tool call is stored and replayed with a fresh id, invoked or streamed, in the tools' own partition", async () => {
       const { server, model } = await setup({ reply: toolReply });
-      await model.invoke(QUESTION);
       const withTools = model.bindTools([TOOL]);
       expect(withTools).toBeInstanceOf(CachedChatModel);
-      for (let i = 0; i < 2; i++) {
-        const answer = await withTools.invoke(QUESTION);
-        expect(answer.tool_calls).toEqual([expect.objectContaining({ name: "lookup", args: { city: "Paris" } })]);
-      }
-      const streamed = await collect(await withTools.stream(QUESTION));
-      expect(streamed.reduce((sum, chunk) => sum.concat(chunk)).tool_calls?.[0]?.name).toBe("lookup");
-      expect(server.modelCalls()).toBe(4);
+      const miss = await withTools.invoke(QUESTION);
+      expect(miss.tool_calls).toEqual([expect.objectContaining({ name: "lookup", args: { city: "Paris" }, id: "call_1" })]);
+      const hit = await withTools.invoke(QUESTION);
+      expect(markerOf(hit)).toEqual({ hit: true, score: 1, id: expect.any(Number) });
+      expect(hit.tool_calls).toEqual([expect.objectContaining({ name: "lookup", args: { city: "Paris" } })]);
+      expect(hit.tool_calls?.[0]?.id).not.toBe("call_1");
+      const streamed = (await collect(await withTools.stream(QUESTION))).reduce((sum, chunk) => sum.concat(chunk));
+      expect(streamed.tool_calls).toEqual([expect.objectContaining({ name: "lookup", args: { city: "Paris" } })]);
+      expect(server.modelCalls()).toBe(1);
+      // The same question without tools, or with another tool schema, is another partition.
+      expect((await model.invoke(QUESTION)).content).toBe(ANSWER);
+      await model.bindTools([OTHER_TOOL]).invoke(QUESTION);
+      expect(server.modelCalls()).toBe(3);
       expect(server.requests.at(-1)?.json?.tools).toHaveLength(1);
     });
 
-    it("tools as a call option bypass the lookup", async () => {
+    it("tools as a call option partition as bound tools do", async () => {
       const { server, model } = await setup({ reply: toolReply });
       await model.invoke(QUESTION);
-      const answer = await model.invoke(QUESTION, { tools: [TOOL] });
-      expect(answer.tool_calls?.[0]?.name).toBe("lookup");
+      for (let i = 0; i < 2; i++) expect((await model.invoke(QUESTION, { tools: [TOOL] })).tool_calls?.[0]?.name).toBe("lookup");
+      expect(server.modelCalls()).toBe(2);
+    });
+
+    it("after a tool result the whole transcript matches exactly: another result reaches the model, new call ids do not", async () => {
+      const { server, model } = await setup({ reply: toolReply });
+      const withTools = model.bindTools([TOOL]);
+      const transcript = (callId: string, result: string) => [
+        new HumanMessage(QUESTION),
+        new AIMessage({ content: "", tool_calls: [{ id: callId, name: "lookup", args: { city: "Paris" }, type: "tool_call" }] }),
+        new ToolMessage({ content: result, tool_call_id: callId }),
+      ];
+      expect((await withTools.invoke(transcript("call_a", "sunny"))).content).toBe("The tool says: sunny");
+      const again = await withTools.invoke(transcript("call_b", "sunny"));
+      expect(markerOf(again)).toEqual({ hit: true, score: 1, id: expect.any(Number) });
+      expect((await withTools.invoke(transcript("call_c", "rainy"))).content).toBe("The tool says: rainy");
       expect(server.modelCalls()).toBe(2);
     });
 
@@ -302,7 +323,7 @@ describe("CachedChatModel with ChatOpenAI", () => {
       expect(server.modelCalls()).toBe(2);
     });
 
-    it("an answer with text and tool calls is not stored, invoked or streamed", async () => {
+    it("a streamed answer with text and tool calls is stored whole and replayed whole", async () => {
       // LangChain's own fake streams a text chunk that carries a tool call, then more text.
       const call = { id: "call_1", name: "lookup", args: { city: "Paris" }, type: "tool_call" as const };
       const wrapped = new FakeStreamingChatModel({
@@ -313,15 +334,16 @@ describe("CachedChatModel with ChatOpenAI", () => {
       wrapped.callbacks = [upstream.handler];
       const model = new CachedChatModel({ model: wrapped, cache: await newCache() });
       for (let i = 0; i < 2; i++) {
-        const answer = await model.invoke(QUESTION);
-        expect(answer.content).toBe(QUESTION);
-        expect(answer.tool_calls).toHaveLength(1);
         const chunks = await collect(await model.stream("stream it"));
         const joined = chunks.reduce((sum, chunk) => sum.concat(chunk));
         expect(joined.content).toBe("Let me look that up. One moment.");
-        expect(joined.tool_calls).toHaveLength(1);
+        expect(joined.tool_calls).toEqual([expect.objectContaining({ name: "lookup", args: { city: "Paris" } })]);
+        expect(markerOf(joined)).toEqual(i === 0 ? undefined : { hit: true, score: 1, id: expect.any(Number) });
       }
-      expect(upstream.seen.starts).toHaveLength(4);
+      const invoked = await model.invoke("stream it");
+      expect(invoked.tool_calls).toEqual([expect.objectContaining({ name: "lookup", args: { city: "Paris" } })]);
+      expect(invoked.tool_calls?.[0]?.id).not.toBe("call_1");
+      expect(upstream.seen.starts).toHaveLength(1);
     });
 
     it("a question with an image bypasses the cache (the key would see only its text)", async () => {
@@ -334,6 +356,19 @@ describe("CachedChatModel with ChatOpenAI", () => {
       expect(markerOf(await ask("https://example.com/dog.png"))).toBeUndefined();
       expect(server.modelCalls()).toBe(2);
     });
+  });
+
+  it("warm() stores pairs in the partition the model's calls read, each in its context", async () => {
+    const { server, model } = await setup();
+    await model.warm([
+      { question: "Who wrote Hamlet?", answer: "Shakespeare." },
+      { question: [new SystemMessage("Answer in French."), new HumanMessage("Who wrote Hamlet?")], answer: "Shakespeare (en français)." },
+    ]);
+    expect((await model.invoke("Who wrote Hamlet?")).content).toBe("Shakespeare.");
+    expect((await model.invoke([new SystemMessage("Answer in French."), new HumanMessage("Who wrote Hamlet?")])).content).toBe("Shakespeare (en français).");
+    expect((await model.bindTools([TOOL]).invoke("Who wrote Hamlet?")).content).toBe("Echo: Who wrote Hamlet?");
+    expect(server.modelCalls()).toBe(1);
+    await expect(model.warm([{ question: "q", answer: "" }])).rejects.toThrow(ValidationError);
   });
 
   it("searchOnly: a miss is an empty message marked hit: false (no model call); a hit answers", async () => {
@@ -380,17 +415,21 @@ describe("CachedChatModel with ChatOpenAI", () => {
       expect(server.modelCalls()).toBe(2);
     });
 
-    it("streamEvents shows each token once, from the wrapper's run, on a miss and on a hit", async () => {
+    it("streamEvents shows each token once, from the wrapper's run, on a miss and on a hit; the end carries the marker", async () => {
       const { model } = await setup();
       for (let round = 0; round < 2; round++) {
         const streamed: string[] = [];
+        const ends: BaseMessage[] = [];
         for await (const event of model.streamEvents(QUESTION, { version: "v2" })) {
           if (event.event === "on_chat_model_stream") {
             expect(event.name).toBe("CachedChatModel");
             streamed.push(String(event.data.chunk.content));
           }
+          if (event.event === "on_chat_model_end") ends.push(event.data.output as BaseMessage);
         }
         expect(streamed.join("")).toBe(ANSWER);
+        expect(ends).toHaveLength(1);
+        expect(markerOf(ends[0])).toEqual(round === 0 ? undefined : { hit: true, score: 1, id: expect.any(Number) });
       }
     });
 

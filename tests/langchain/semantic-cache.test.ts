@@ -152,6 +152,25 @@ describe("SemanticCache with ChatOpenAI", () => {
     expect(s.server.modelCalls()).toBe(4);
   });
 
+  it("warm() stores pairs where a model's calls look them up: its partition, each question in its context", async () => {
+    const s = await setup();
+    const chat = s.chat();
+    const llm = s.llm();
+    await s.semanticCache.warm(chat, [
+      { question: "Who wrote Hamlet?", answer: "Shakespeare." },
+      { question: [new SystemMessage("Answer in French."), new HumanMessage("Who wrote Hamlet?")], answer: "Shakespeare, en français." },
+    ]);
+    await s.semanticCache.warm(llm, [{ question: "Write a haiku", answer: "An old silent pond" }]);
+    expect((await chat.invoke("Who wrote Hamlet?")).content).toBe("Shakespeare.");
+    expect((await chat.invoke([new SystemMessage("Answer in French."), new HumanMessage("Who wrote Hamlet?")])).content).toBe("Shakespeare, en français.");
+    expect(await llm.invoke("Write a haiku")).toBe("An old silent pond");
+    expect(s.server.modelCalls()).toBe(0);
+    // Another model's partition is not warmed.
+    await s.chat({ model: "gpt-other" }).invoke("Who wrote Hamlet?");
+    expect(s.server.modelCalls()).toBe(1);
+    await expect(s.semanticCache.warm({} as never, [])).rejects.toThrow(ValidationError);
+  });
+
   it("a template's system variables keep answers apart ({language}), and a reworded question hits within one", async () => {
     const s = await setup({ semantic: true });
     const chain = ChatPromptTemplate.fromMessages([

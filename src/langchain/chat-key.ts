@@ -1,0 +1,99 @@
+/**
+ * The one key policy of every surface that sees LangChain messages (CachedChatModel, the agent middleware):
+ * the question is matched by meaning, and everything else that can change its answer must match exactly,
+ * as digests joined to the model's identity (llm_key): the system messages and earlier turns, the tools bound
+ * (their schemas) and the tool choice, and, once tool calls and results follow the question, the whole
+ * transcript (a tool's result is data, never to be matched by meaning).
+ */
+import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { contextDigest } from "../core/conversation-context.js";
+import type { CacheRequest } from "../core/types.js";
+import { contentText, roleOf, toRequestMessages } from "./messages.js";
+
+/** Call settings that give the model tools or shape its output: they partition as one digest. */
+export const TOOL_SETTINGS = ["tools", "tool_choice", "functions", "function_call", "response_format", "parallel_tool_calls", "strict"] as const;
+
+/** Ids a provider makes up per call (tool-call and tool-use ids): two runs of the same exchange never share them. */
+const PER_CALL_IDS = new Set(["id", "tool_call_id", "tool_use_id"]);
+
+/** A message as the exact part of the key reads it: what it says and asks, without per-call ids. */
+function turnOf(message: BaseMessage): Record<string, unknown> {
+  // Text given as a string or as text blocks is the same text.
+  const turn: Record<string, unknown> = { role: roleOf(message), content: contentText(message.content) ?? withoutIds(message.content) };
+  if (message.name) turn.name = message.name;
+  if (AIMessage.isInstance(message) && message.tool_calls?.length) {
+    turn.tool_calls = message.tool_calls.map(({ name, args }) => ({ name, args }));
+  }
+  const functionCall = message.additional_kwargs?.function_call;
+  if (functionCall) turn.function_call = functionCall;
+  return turn;
+}
+
+function withoutIds(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutIds);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => !PER_CALL_IDS.has(key)).map(([key, inner]) => [key, withoutIds(inner)]));
+}
+
+function isHumanTurn(message: BaseMessage): boolean {
+  return roleOf(message) === "user";
+}
+
+/**
+ * The turns that must match exactly for the keyed (last) message's answer to be reused: the messages before
+ * it, or, when turns follow the last human turn (an agent's tool calls and their results), the whole
+ * transcript. `shareAcrossContexts` drops what comes before the question, never what follows it.
+ */
+export function exactTurns(messages: readonly BaseMessage[], shareAcrossContexts = false): Record<string, unknown>[] {
+  const last = messages.length - 1;
+  const question = messages.findLastIndex(isHumanTurn);
+  if (question >= 0 && question < last) return messages.slice(shareAcrossContexts ? question : 0).map(turnOf);
+  return shareAcrossContexts ? [] : messages.slice(0, last).map(turnOf);
+}
+
+/** A tool as the provider sees it (name, description, JSON schema), whatever form it was bound in. */
+function toolDefinition(tool: unknown): unknown {
+  try {
+    return convertToOpenAITool(tool as Parameters<typeof convertToOpenAITool>[0]);
+  } catch {
+    // A provider's built-in tool ({ type: "web_search" }) is its own definition.
+    return tool;
+  }
+}
+
+/** The tool settings of a call (bound ones and call options) as one digest, or undefined when it has none. */
+export function toolSettingsDigest(...sources: ReadonlyArray<Readonly<Record<string, unknown>> | undefined>): string | undefined {
+  const settings: Record<string, unknown> = {};
+  for (const source of sources) {
+    for (const key of TOOL_SETTINGS) {
+      const value = source?.[key];
+      if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) continue;
+      settings[key] = key === "tools" || key === "functions" ? (value as unknown[]).map(toolDefinition) : value;
+    }
+  }
+  return Object.keys(settings).length === 0 ? undefined : contextDigest([JSON.parse(JSON.stringify(settings)) as unknown]);
+}
+
+/** A record without its tool settings (they enter the key as a digest instead: a zod schema is no key). */
+export function withoutToolSettings<T extends Record<string, unknown>>(record: T): T {
+  return Object.fromEntries(Object.entries(record).filter(([key]) => !(TOOL_SETTINGS as readonly string[]).includes(key))) as T;
+}
+
+/**
+ * The cache request of a chat call: the messages (OpenAI-style, for the cache's pre-embedding function), the
+ * model's settings, and llm_key with the tools and the exact turns as digests. Undefined (the call passes
+ * through uncached) when a message holds anything but text: the key functions read only text.
+ */
+export function chatRequest(
+  messages: readonly BaseMessage[],
+  settings: CacheRequest,
+  tools: string | undefined,
+  shareAcrossContexts: boolean,
+): CacheRequest | undefined {
+  const chat = toRequestMessages(messages);
+  if (!chat) return undefined;
+  const context = contextDigest(exactTurns(messages, shareAcrossContexts));
+  const identity = withoutToolSettings((settings.llm_key ?? {}) as Record<string, unknown>);
+  return { ...settings, messages: chat, llm_key: { ...identity, ...(tools && { tools }), ...(context && { context }) } };
+}
