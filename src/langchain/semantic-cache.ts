@@ -175,9 +175,14 @@ export class SemanticCache extends BaseCache<Generation[]> {
     }
   }
 
-  /** Removes every entry of the cache (every model's and context's; a cache you gave: all of its entries). */
+  /**
+   * Removes every entry of the cache its calls use (every model's and context's; a cache you gave: all of its
+   * entries): `requestOptions.cacheObj` when set as an object, else its own or the one you gave. A cache chosen
+   * per call by a `requestOptions` function is yours to clear.
+   */
   async clear(): Promise<void> {
-    const cache = await this.source.resolve();
+    const chosen = typeof this.requestOptions === "object" ? this.requestOptions.cacheObj : undefined;
+    const cache = chosen ?? (await this.source.resolve());
     await cache?.dataManager.clear();
   }
 

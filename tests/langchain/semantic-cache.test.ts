@@ -171,6 +171,15 @@ describe("SemanticCache with ChatOpenAI", () => {
     await expect(s.semanticCache.warm({} as never, [])).rejects.toThrow(ValidationError);
   });
 
+  it("clear() empties the cache its calls use: requestOptions.cacheObj when set", async () => {
+    const s = await setup();
+    const viaOptions = new SemanticCache({ requestOptions: { cacheObj: s.cache } });
+    await s.chat({ cache: viaOptions }).invoke("Who wrote Hamlet?");
+    expect(await s.cache.dataManager.count()).toBe(1);
+    await viaOptions.clear();
+    expect(await s.cache.dataManager.count()).toBe(0);
+  });
+
   it("a template's system variables keep answers apart ({language}), and a reworded question hits within one", async () => {
     const s = await setup({ semantic: true });
     const chain = ChatPromptTemplate.fromMessages([

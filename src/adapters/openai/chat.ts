@@ -53,10 +53,10 @@ const chatKind: TextKind<Marked<ChatCompletion>, Marked<ChatCompletionChunk>> = 
     !TOOL_ROLES.has(lastRole(body.messages) as string),
   // No namespace: a plain chat request shares entries with put/get, importData and the HTTP proxy. The
   // messages before the keyed one (system prompt, earlier turns) can change its answer, so they partition;
-  // a lone question has none and shares entries with put/get.
-  partition: (body) => {
+  // a lone question has none and shares entries with put/get. `share_across_contexts` leaves them out.
+  partition: (body, shareAcrossContexts) => {
     const attachments = attachmentDigest(body.messages);
-    const context = Array.isArray(body.messages) ? contextDigest(messagesBeforeLast(body.messages)) : undefined;
+    const context = Array.isArray(body.messages) && !shareAcrossContexts ? contextDigest(messagesBeforeLast(body.messages)) : undefined;
     const prefix = [attachments && `vision:${attachments}`, context && `context:${context}`].filter(Boolean).join(";");
     return settingsPartition(prefix, body, NEUTRAL);
   },

@@ -28,6 +28,8 @@ export interface SplitBody<B, R> {
   options: FlowOptions;
   /** Calls the provider (or the body's `llm`) with an upstream body. */
   call: (body: B) => Promise<R>;
+  /** Whether chat answers are shared across contexts (the body's `share_across_contexts`, or the default). */
+  shareAcrossContexts: boolean;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -52,6 +54,7 @@ export function splitBody<B, R>(
   const fromBody: Record<string, unknown> = {};
   let llm: unknown;
   let cacheArgs: unknown;
+  let shareAcrossContexts: unknown = settings.shareAcrossContexts ?? false;
   for (const [field, value] of Object.entries(body)) {
     if (Object.hasOwn(BODY_OPTIONS, field)) {
       if (value !== undefined) fromBody[BODY_OPTIONS[field as keyof typeof BODY_OPTIONS]] = value;
@@ -59,6 +62,8 @@ export function splitBody<B, R>(
       llm = value;
     } else if (field === "cache_args") {
       cacheArgs = value;
+    } else if (field === "share_across_contexts") {
+      if (value !== undefined) shareAcrossContexts = value;
     } else {
       if (field === "temperature" && value !== undefined && value !== null) fromBody.temperature = value;
       if (field !== "temperature" || keepTemperature) upstream[field] = value;
@@ -66,6 +71,7 @@ export function splitBody<B, R>(
   }
   if (llm !== undefined && typeof llm !== "function") throw new ValidationError("llm must be a function of the request body.");
   if (cacheArgs !== undefined && !isPlainObject(cacheArgs)) throw new ValidationError("cache_args must be an object.");
+  if (typeof shareAcrossContexts !== "boolean") throw new ValidationError("share_across_contexts must be a boolean.");
   const { signal } = settings;
   const userLlm = llm as LlmFunction<B, R> | undefined;
   const args = cacheArgs as Record<string, unknown> | undefined;
@@ -75,6 +81,7 @@ export function splitBody<B, R>(
     call: userLlm
       ? async (sent) => userLlm(sent, { cacheArgs: args, signal })
       : (sent) => settings.upstream(sent, signal),
+    shareAcrossContexts,
   };
 }
 

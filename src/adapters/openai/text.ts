@@ -27,8 +27,8 @@ export interface TextKind<R, C> {
   key?: PreEmbeddingFunc;
   /** Whether the answer is one text the cache can hold (one choice, no tools, no log probabilities). */
   cachable(body: Body): boolean;
-  /** What the surface adds to the partition (see `settingsPartition`). */
-  partition(body: Body): string | undefined;
+  /** What the surface adds to the partition (see `settingsPartition`); `shareAcrossContexts` leaves the context out. */
+  partition(body: Body, shareAcrossContexts: boolean): string | undefined;
   /** The text to store from a whole result, or null (not one finished plain text). */
   textOf(result: R): string | null;
   readChunk(chunk: C): ChunkReading;
@@ -49,7 +49,7 @@ export async function runTextRequest<R, C>(
   const split = splitBody<Body, R | AsyncIterable<C>>(body, cache, settings, true);
   const sent = split.upstream;
   if (!kind.cachable(sent)) return passThrough(split.options, () => split.call(sent));
-  const partition = kind.partition(sent);
+  const partition = kind.partition(sent, split.shareAcrossContexts);
   const signal = settings.signal;
   if (sent.stream === true) {
     let finished = false;

@@ -47,6 +47,11 @@ export interface CacheBodyOptions<B = never, R = never> {
   llm?: LlmFunction<B, R>;
   /** Extra arguments handed to `llm`. */
   cache_args?: Record<string, unknown>;
+  /**
+   * Chat: reuse an answer stored after other system messages or earlier turns (GPTCache's `last_content`
+   * sharing). Default false: the messages before the keyed one partition the answers.
+   */
+  share_across_contexts?: boolean;
 }
 
 /** How a hit is marked on the SDK's result shapes (as on the LangChain surfaces). */
@@ -78,4 +83,6 @@ export interface UpstreamSettings<B, R> {
   cacheOptions?: FlowOptions;
   /** Cache options under the body's own (a wrapper's defaults). */
   defaults?: FlowOptions;
+  /** The default of the body's `share_across_contexts` (a wrapper's `shareAcrossContexts`). */
+  shareAcrossContexts?: boolean;
 }

@@ -45,6 +45,11 @@ export interface WrapOpenAIOptions {
   cache?: Cache;
   /** Cache options of every call, under each body's own: `{ session: "user-42" }`, `{ noStore: true }`, ... */
   cacheOptions?: FlowOptions;
+  /**
+   * Chat: reuse answers stored after other system messages or earlier turns (a body's `share_across_contexts`
+   * overrides it). Default false: the messages before the keyed one partition the answers.
+   */
+  shareAcrossContexts?: boolean;
 }
 
 type ChatOptions = CacheBodyOptions<ChatCompletionCreateParams, ChatUpstreamResult>;
@@ -150,7 +155,11 @@ export function wrapOpenAI<C extends OpenAI>(client: C, options: WrapOpenAIOptio
   if (options.cacheOptions !== undefined && (typeof options.cacheOptions !== "object" || options.cacheOptions === null)) {
     throw new ValidationError("wrapOpenAI: `cacheOptions` must be an object.");
   }
+  if (options.shareAcrossContexts !== undefined && typeof options.shareAcrossContexts !== "boolean") {
+    throw new ValidationError("wrapOpenAI: `shareAcrossContexts` must be a boolean.");
+  }
   const defaults: FlowOptions = { ...options.cacheOptions, ...(options.cache ? { cacheObj: options.cache } : {}) };
+  const { shareAcrossContexts } = options;
 
   /** A cached method: runs the body through `run` with the SDK method as upstream; a stream comes back as the SDK's Stream. */
   const cachedMethod =
@@ -163,6 +172,7 @@ export function wrapOpenAI<C extends OpenAI>(client: C, options: WrapOpenAIOptio
         upstream: (sent: never, upstreamSignal?: AbortSignal) => upstreamMethod(sent, upstreamSignal ? { ...requestOptions, signal: upstreamSignal } : requestOptions),
         signal,
         defaults,
+        shareAcrossContexts,
       } as never);
       const isStream = typeof (result as AsyncIterable<unknown> | null)?.[Symbol.asyncIterator] === "function";
       return controller && isStream ? toSdkStream(result as AsyncIterable<unknown>, controller) : result;

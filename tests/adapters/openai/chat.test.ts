@@ -190,6 +190,19 @@ describe("wrapOpenAI: chat.completions.create", () => {
     expect(h.server.modelCalls()).toBe(6);
   });
 
+  it("share_across_contexts (or the wrapper's shareAcrossContexts) shares answers across system prompts, said explicitly", async () => {
+    const h = await setup({ wrap: { shareAcrossContexts: true } });
+    const inFrench = [{ role: "system" as const, content: "Answer in French." }, ...ask("What is a cache?")];
+    await h.openai.chat.completions.create({ model: "m", messages: ask("What is a cache?") });
+    expect((await h.openai.chat.completions.create({ model: "m", messages: inFrench })).semcache).toMatchObject({ hit: true });
+    // A body's own choice wins over the wrapper's, and never reaches the provider.
+    expect((await h.openai.chat.completions.create({ model: "m", messages: inFrench, share_across_contexts: false })).semcache).toBeUndefined();
+    expect(h.server.modelCalls()).toBe(2);
+    expect(h.bodies(CHAT).every((body) => !("share_across_contexts" in body))).toBe(true);
+    await expect(h.openai.chat.completions.create({ model: "m", messages: inFrench, share_across_contexts: "yes" as never })).rejects.toThrow(ValidationError);
+    expect(() => wrapOpenAI(h.client, { shareAcrossContexts: 1 as never })).toThrow(ValidationError);
+  });
+
   it("removes the cache options from the body; every other field reaches the provider untouched", async () => {
     const h = await setup();
     await h.openai.chat.completions.create({
