@@ -3,11 +3,11 @@ import { SystemMessage, type AIMessage, type BaseMessage } from "@langchain/core
 import { createMiddleware, type AgentMiddleware } from "langchain";
 import { Cache } from "../core/cache.js";
 import { NotInitError, ValidationError } from "../core/errors.js";
-import { putAnswer, type RequestOptions } from "../core/pipeline.js";
+import { absorbFault, putAnswer, type RequestOptions } from "../core/pipeline.js";
 import type { Session } from "../core/session.js";
 import type { CacheRequest } from "../core/types.js";
 import { CacheSource, checkDataDir, checkThreshold, ownCache } from "../langchain/cache-source.js";
-import { modelSettings, runWithOutcome, splitCallOptions, type DescribedModel } from "../langchain/call-options.js";
+import { identifiesItself, modelSettings, runWithOutcome, splitCallOptions, type DescribedModel } from "../langchain/call-options.js";
 import { messageFromHit, storableAnswer } from "../langchain/chat-answers.js";
 import { chatRequest, toolSettingsDigest, withoutToolSettings } from "../langchain/chat-key.js";
 import { markedMessage, SEARCH_ONLY_MISS_MARKER, SHARED_MARKER } from "../langchain/messages.js";
@@ -50,10 +50,13 @@ export type SemanticCacheMiddleware = AgentMiddleware & {
   warm(agent: AgentShape, pairs: readonly WarmPair[]): Promise<void>;
 };
 
-/** What of an agent's createAgent parameters its model calls are keyed on. */
+/**
+ * What of an agent's createAgent parameters its model calls are keyed on. `tools` are every tool the model is
+ * offered: the agent's own and any a middleware adds (the todo-list middleware's, say).
+ */
 export interface AgentShape {
   model: BaseChatModel;
-  systemPrompt?: string;
+  systemPrompt?: string | SystemMessage;
   tools?: unknown[];
 }
 
@@ -62,6 +65,9 @@ interface ModelCall {
   model: unknown;
   messages: BaseMessage[];
   systemMessage?: BaseMessage;
+  /** The system prompt as text (langchain releases before `systemMessage`). */
+  systemPrompt?: string;
+  runtime?: { configurable?: Record<string, unknown> };
   tools?: unknown[];
   toolChoice?: unknown;
   responseFormat?: unknown;
@@ -78,12 +84,26 @@ function isDescribedModel(model: unknown): model is DescribedModel {
  * (the agent parses the model's answer into a structured response), a model LangChain cannot describe, or a
  * message that holds anything but text.
  */
-function requestFor(call: ModelCall, shareAcrossContexts: boolean): CacheRequest | undefined {
-  if (call.responseFormat !== undefined || !isDescribedModel(call.model)) return undefined;
-  const system = call.systemMessage && call.systemMessage.text !== "" ? [call.systemMessage] : [];
+async function requestFor(call: ModelCall, shareAcrossContexts: boolean): Promise<CacheRequest | undefined> {
+  const model = await modelOf(call);
+  if (call.responseFormat !== undefined || !isDescribedModel(model)) return undefined;
+  const systemMessage = call.systemMessage ?? (call.systemPrompt ? new SystemMessage(call.systemPrompt) : undefined);
+  const system = systemMessage && systemMessage.text !== "" ? [systemMessage] : [];
   const settings = call.modelSettings ?? {};
   const tools = toolSettingsDigest({ tools: call.tools, tool_choice: call.toolChoice }, settings);
-  return chatRequest([...system, ...call.messages], modelSettings(call.model, withoutToolSettings(settings)), tools, shareAcrossContexts);
+  const described = modelSettings(model, withoutToolSettings(settings));
+  if (!identifiesItself(model, described)) return undefined;
+  return chatRequest([...system, ...call.messages], described, tools, shareAcrossContexts);
+}
+
+/**
+ * The model a call goes to: a model given by name (`createAgent({ model: "openai:gpt-4o" })`, initChatModel)
+ * is resolved as it resolves itself for the run (its configurable fields included), so each keys as itself.
+ */
+async function modelOf(call: ModelCall): Promise<unknown> {
+  const named = call.model as { _getModelInstance?: (config: object) => Promise<unknown> } | null;
+  if (typeof named?._getModelInstance !== "function") return call.model;
+  return named._getModelInstance({ configurable: call.runtime?.configurable ?? {} });
 }
 
 /**
@@ -118,14 +138,27 @@ export function semanticCacheMiddleware(options: SemanticCacheMiddlewareOptions 
   }
   const source = new CacheSource(cache ?? ownCache(dataDir, threshold));
   const defaults = { session, cacheOptions, temperatureSkip };
+  /** The cache of every call: `cacheOptions.cacheObj` when set, else its own or the one given. */
+  const cacheFor = async (): Promise<Cache | undefined> => {
+    const chosen = cacheOptions?.cacheObj;
+    if (chosen === undefined) return source.resolve();
+    return source.usable(chosen) ? chosen : undefined;
+  };
 
   const middleware = createMiddleware({
     name: "SemanticCacheMiddleware",
     wrapModelCall: async (request, handler) => {
       const call = () => handler(request) as Promise<AIMessage>;
-      const key = requestFor(request as unknown as ModelCall, shareAcrossContexts);
-      const target = key && (await source.resolve());
-      if (!key || !target) return call();
+      const target = await cacheFor();
+      if (!target) return call();
+      let key: CacheRequest | undefined;
+      try {
+        key = await requestFor(request as unknown as ModelCall, shareAcrossContexts);
+      } catch (error) {
+        // The key could not be built from the call: a cache fault, so the call goes to the model uncached.
+        absorbFault(target, error);
+      }
+      if (!key) return call();
       const { cacheOptions: flowOptions } = splitCallOptions({}, { ...defaults, cache: target });
       const { value, outcome } = await runWithOutcome<AIMessage>(key, flowOptions, {
         name: SURFACE,
@@ -139,19 +172,20 @@ export function semanticCacheMiddleware(options: SemanticCacheMiddlewareOptions 
   });
   return Object.assign(middleware, {
     warm: async (agent: AgentShape, pairs: readonly WarmPair[]) => {
-      const target = await source.resolve();
+      const target = await cacheFor();
       if (!target) throw new NotInitError("semanticCacheMiddleware.warm: the cache cannot be used (not initialised, or it failed to start).");
       const { cacheOptions: flowOptions } = splitCallOptions({}, { ...defaults, cache: target });
-      const systemMessage = new SystemMessage(agent?.systemPrompt ?? "");
+      const prompt = agent?.systemPrompt;
+      const systemMessage = typeof prompt === "string" || prompt === undefined ? new SystemMessage(prompt ?? "") : prompt;
       for (const { messages, answer } of warmMessages("semanticCacheMiddleware", pairs)) {
-        const key = requestFor({ model: agent?.model, messages, systemMessage, tools: agent?.tools }, shareAcrossContexts);
+        const key = await requestFor({ model: agent?.model, messages, systemMessage, tools: agent?.tools }, shareAcrossContexts);
         if (!key) throw new ValidationError("semanticCacheMiddleware.warm: `model` must be a LangChain chat model, and questions text only.");
         await putAnswer(key, flowOptions, answer);
       }
     },
     clear: async () => {
-      const built = await source.resolve();
-      await built?.dataManager.clear();
+      const target = await cacheFor();
+      await target?.dataManager.clear();
     },
     close: () => source.close(),
   });

@@ -192,18 +192,18 @@ export class Section {
   }
 }
 
-/** Connection keys of the server-database stores (src/stores/connection.ts). */
-const CONNECTION_KEYS = ["url", "url_env", "host", "port", "user", "password", "database", "connect_timeout_ms", "table_len_config"];
+/** Keys every server-database store takes: its connection (src/stores/connection.ts), column lengths, report retention. */
+const CONNECTION_KEYS = ["url", "url_env", "host", "port", "user", "password", "database", "connect_timeout_ms", "table_len_config", "max_reports"];
 const SQL_SERVER_KEYS = [...CONNECTION_KEYS, "sql_url", "pool_size", "table_prefix"];
 
 /** The scalar_params keys each store kind takes: a key another kind takes is refused, not silently ignored. */
 const SCALAR_KEYS: Readonly<Record<string, readonly string[]>> = {
-  memory: ["path"],
-  sqlite: ["path", "table_prefix", "table_len_config"],
+  memory: ["path", "max_reports"],
+  sqlite: ["path", "table_prefix", "table_len_config", "max_reports"],
   postgres: SQL_SERVER_KEYS,
   mysql: SQL_SERVER_KEYS,
   mariadb: SQL_SERVER_KEYS,
-  redis: [...CONNECTION_KEYS, "namespace", "ttl", "max_reports"],
+  redis: [...CONNECTION_KEYS, "namespace", "ttl"],
   mongodb: [...CONNECTION_KEYS, "table_prefix", "lock_lease_ms", "lock_wait_ms"],
 };
 
@@ -261,7 +261,7 @@ function readScalarParams(section: Section | undefined, kind: string | undefined
     connectTimeout: section.positiveInteger("connect_timeout_ms"),
     namespace: section.string("namespace"),
     ttl: section.positiveNumber("ttl"),
-    maxReports: section.positiveInteger("max_reports"),
+    maxReports: section.nonNegativeInteger("max_reports"),
     lockLeaseMs: section.positiveInteger("lock_lease_ms"),
     lockWaitMs: section.positiveInteger("lock_wait_ms"),
   };

@@ -546,10 +546,13 @@ async function save(prepared: Prepared, answer: StoredAnswer, surface: SurfaceBa
         },
       ]),
     );
-    await cache.afterSave();
   } catch (error) {
     fault(cache, surface, error);
+    return;
   }
+  // The answer is stored: a failing auto flush is counted, never thrown, or a put retried after it would store
+  // the answer twice.
+  await cache.afterSave().catch((error: unknown) => absorbFault(cache, error));
 }
 
 /** A cache fault: rethrown on strict surfaces, otherwise absorbed (the model answer still flows). */

@@ -10,7 +10,8 @@ import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/mes
 import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
 import type { Runnable } from "@langchain/core/runnables";
 import { ValidationError } from "../core/errors.js";
-import { putAnswer, runCachedStream, type CacheHit } from "../core/pipeline.js";
+import { cache as globalCache } from "../core/cache.js";
+import { absorbFault, putAnswer, runCachedStream, type CacheHit } from "../core/pipeline.js";
 import type { CacheRequest } from "../core/types.js";
 import { chunkOfMessage, messageFromHit, storableAnswer } from "./chat-answers.js";
 import { chatRequest, toolSettingsDigest, withoutToolSettings } from "./chat-key.js";
@@ -18,6 +19,7 @@ import { warmMessages, type WarmPair } from "./warm.js";
 import {
   CACHE_CALL_KEYS,
   checkTemperatureSkip,
+  identifiesItself,
   modelCallConfig,
   modelSettings,
   runWithOutcome,
@@ -84,13 +86,27 @@ function markedChunk(text: string, marker?: SemcacheMarker): ChatGenerationChunk
   return new ChatGenerationChunk({ text, message });
 }
 
-/** A hit as stream chunks: text a few words at a time, a message that calls tools as one chunk. */
-async function* replayChunks(hit: CacheHit, signal?: AbortSignal): AsyncGenerator<ChatGenerationChunk> {
+/**
+ * A hit as stream chunks: text a few words at a time, a message that calls tools as one chunk. An entry that
+ * is not a message (a cache fault, counted) is answered by the model instead.
+ */
+async function* replayChunks(
+  hit: CacheHit,
+  upstream: () => Promise<AsyncIterable<ChatGenerationChunk>>,
+  signal?: AbortSignal,
+): AsyncGenerator<ChatGenerationChunk> {
   if (hit.answerType !== "object") {
     yield* replayHit(hit, (text, first) => markedChunk(text, first ? hitMarker(hit) : undefined), signal);
     return;
   }
-  const message = chunkOfMessage(messageFromHit(hit));
+  let message: AIMessageChunk;
+  try {
+    message = chunkOfMessage(messageFromHit(hit));
+  } catch (error) {
+    absorbFault(hit.cache, error);
+    yield* await upstream();
+    return;
+  }
   yield new ChatGenerationChunk({ text: message.text, message });
 }
 
@@ -244,7 +260,7 @@ export class CachedChatModel<M extends BaseChatModelCallOptions = BaseChatModelC
         return chunk.text;
       },
       answerOf: () => (answer === undefined ? null : storableAnswer(answer)),
-      replay: (hit) => replayChunks(hit, options.signal),
+      replay: (hit) => replayChunks(hit, upstream, options.signal),
     });
     yield* reportTokens(stream ?? [markedChunk("", SEARCH_ONLY_MISS_MARKER)], runManager);
   }
@@ -266,14 +282,26 @@ export class CachedChatModel<M extends BaseChatModelCallOptions = BaseChatModelC
   private plan(messages: BaseMessage[], options: this["ParsedCallOptions"], runManager?: CallbackManagerForLLMRun, relayTokens = false) {
     const { cacheOptions, modelOptions } = splitCallOptions(options, this.defaults);
     const config = modelCallConfig<M>(modelOptions, runManager, { relayTokens });
-    return { request: this.requestFor(messages, modelOptions), cacheOptions, config };
+    try {
+      return { request: this.requestFor(messages, modelOptions), cacheOptions, config };
+    } catch (error) {
+      // The key could not be built from the call (a setting that does not serialise, say): a cache fault, so
+      // the call goes to the model uncached.
+      const cache = cacheOptions.cacheObj ?? globalCache;
+      if (cache.hasInit) absorbFault(cache, error);
+      return { request: undefined, cacheOptions, config };
+    }
   }
 
-  /** The cache request, or undefined when the call passes through uncached (non-text content). */
+  /**
+   * The cache request, or undefined when the call passes through uncached: non-text content, or a model that
+   * does not say which it is (loaded by name).
+   */
   private requestFor(messages: BaseMessage[], modelOptions: object): CacheRequest | undefined {
     const options = modelOptions as Record<string, unknown>;
     const tools = toolSettingsDigest(this.boundTools, options);
     const settings = modelSettings(this.model, withoutToolSettings(options));
+    if (!identifiesItself(this.model, settings)) return undefined;
     return chatRequest(messages, settings, tools, this.shareAcrossContexts);
   }
 }

@@ -100,6 +100,14 @@ export function modelSettings(model: DescribedModel, modelOptions: object): Cach
 }
 
 /**
+ * True when a model says which model it is. One loaded by name (`initChatModel`, a ConfigurableModel) does not
+ * until it is resolved: keyed as it is, every model it may become would share answers.
+ */
+export function identifiesItself(model: DescribedModel, settings: CacheRequest): boolean {
+  return Object.keys(model._identifyingParams() ?? {}).length > 0 || settings.model !== undefined;
+}
+
+/**
  * The options of the wrapped model's call on a miss: the call's model options (abort signal included), and
  * callbacks. The wrapper's run is the one run handlers see, hit or miss (its tokens and its end: usage
  * counted once, streamed text reported once); only LangSmith's tracer also sees the model's own run, nested

@@ -6,7 +6,7 @@
  * transcript (a tool's result is data, never to be matched by meaning).
  */
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
-import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { contextDigest } from "../core/conversation-context.js";
 import type { CacheRequest } from "../core/types.js";
 import { contentText, roleOf, toRequestMessages } from "./messages.js";
@@ -14,26 +14,29 @@ import { contentText, roleOf, toRequestMessages } from "./messages.js";
 /** Call settings that give the model tools or shape its output: they partition as one digest. */
 export const TOOL_SETTINGS = ["tools", "tool_choice", "functions", "function_call", "response_format", "parallel_tool_calls", "strict"] as const;
 
-/** Ids a provider makes up per call (tool-call and tool-use ids): two runs of the same exchange never share them. */
-const PER_CALL_IDS = new Set(["id", "tool_call_id", "tool_use_id"]);
-
-/** A message as the exact part of the key reads it: what it says and asks, without per-call ids. */
-function turnOf(message: BaseMessage): Record<string, unknown> {
-  // Text given as a string or as text blocks is the same text.
-  const turn: Record<string, unknown> = { role: roleOf(message), content: contentText(message.content) ?? withoutIds(message.content) };
-  if (message.name) turn.name = message.name;
-  if (AIMessage.isInstance(message) && message.tool_calls?.length) {
-    turn.tool_calls = message.tool_calls.map(({ name, args }) => ({ name, args }));
-  }
-  const functionCall = message.additional_kwargs?.function_call;
-  if (functionCall) turn.function_call = functionCall;
-  return turn;
-}
-
-function withoutIds(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutIds);
-  if (typeof value !== "object" || value === null) return value;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => !PER_CALL_IDS.has(key)).map(([key, inner]) => [key, withoutIds(inner)]));
+/**
+ * The messages as the exact part of the key reads them: what each says and asks. A provider makes up a new id
+ * for every tool call, so ids become the call's position in the exchange: two runs of it match, and the
+ * results of two calls to one tool still tell which call each answers. (Callers have checked the messages
+ * are text only.)
+ */
+function turnsOf(messages: readonly BaseMessage[]): Record<string, unknown>[] {
+  const position = new Map<string, number>();
+  return messages.map((message) => {
+    // Text given as a string or as text blocks is the same text.
+    const turn: Record<string, unknown> = { role: roleOf(message), content: contentText(message.content) };
+    if (message.name) turn.name = message.name;
+    if (AIMessage.isInstance(message) && message.tool_calls?.length) {
+      turn.tool_calls = message.tool_calls.map(({ id, name, args }) => {
+        if (id) position.set(id, position.size);
+        return { name, args };
+      });
+    }
+    if (ToolMessage.isInstance(message)) turn.answers_call = position.get(message.tool_call_id) ?? null;
+    const functionCall = message.additional_kwargs?.function_call;
+    if (functionCall) turn.function_call = functionCall;
+    return turn;
+  });
 }
 
 function isHumanTurn(message: BaseMessage): boolean {
@@ -48,8 +51,8 @@ function isHumanTurn(message: BaseMessage): boolean {
 export function exactTurns(messages: readonly BaseMessage[], shareAcrossContexts = false): Record<string, unknown>[] {
   const last = messages.length - 1;
   const question = messages.findLastIndex(isHumanTurn);
-  if (question >= 0 && question < last) return messages.slice(shareAcrossContexts ? question : 0).map(turnOf);
-  return shareAcrossContexts ? [] : messages.slice(0, last).map(turnOf);
+  if (question >= 0 && question < last) return turnsOf(messages.slice(shareAcrossContexts ? question : 0));
+  return shareAcrossContexts ? [] : turnsOf(messages.slice(0, last));
 }
 
 /** A tool as the provider sees it (name, description, JSON schema), whatever form it was bound in. */

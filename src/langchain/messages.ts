@@ -75,11 +75,6 @@ export function isPlainText(message: BaseMessage): boolean {
   return contentText(message.content) !== null;
 }
 
-/** What to store from an answer: its text when it is plain text, else nothing. */
-export function storableText(message: BaseMessage): string | null {
-  return isPlainText(message) ? contentText(message.content) : null;
-}
-
 /**
  * An answer that cost its caller no model call, with the marker and zero usage: the text of a hit (or ""
  * for a searchOnly miss), or a copy of a shared call's message (callers never share one mutable object).
@@ -91,8 +86,8 @@ export function markedMessage(marker: SemcacheMarker, from: string | BaseMessage
     additional_kwargs: source?.additional_kwargs,
     response_metadata: { ...source?.response_metadata, semcache: marker },
     tool_calls: source && AIMessage.isInstance(source) ? source.tool_calls : undefined,
+    // No id: a message id names one answer in a thread (LangGraph replaces a message by id), and this is another.
     usage_metadata: { ...ZERO_USAGE },
-    id: source?.id,
   });
 }
 

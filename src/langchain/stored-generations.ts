@@ -71,7 +71,8 @@ export function fromHit(hit: CacheHit, chat: boolean): Generation[] {
     const { generationInfo, message, text } = entry;
     const marked: StoredMessage | undefined = message && {
       ...message,
-      data: { ...withFreshToolCallIds(message.data), response_metadata: { ...message.data.response_metadata, [MARKER]: marker } },
+      // Without its id: a message id names one answer in a thread (LangGraph replaces a message by id).
+      data: { ...withFreshToolCallIds(message.data), id: undefined, response_metadata: { ...message.data.response_metadata, [MARKER]: marker } },
     };
     return { ...deserializeStoredGeneration({ text, message: marked }), generationInfo: { ...generationInfo, [MARKER]: marker } };
   });

@@ -39,8 +39,8 @@ export interface DataManagerOptions {
    */
   touchBatch?: number;
   /**
-   * Milliseconds between writes of the buffered hit counts, last-access times and report rows (flush, clear
-   * and close write them at once). Longer merges more hits on a hot entry into one row update; a crash loses
+   * Milliseconds between writes of the buffered hit counts, last-access times and report rows (flush and
+   * close write them at once; clear drops them with the entries they name). Longer merges more hits on a hot entry into one row update; a crash loses
    * at most this long of bookkeeping (never an entry). Default 5000.
    */
   bookkeepingIntervalMs?: number;
@@ -210,7 +210,12 @@ export class DataManager {
     return this.syncing;
   }
 
-  /** Stores entries (one scalar transaction, then the index); evicts and purges as configured. Returns ids. */
+  /**
+   * Stores entries (one scalar transaction, then the index); evicts and purges as configured. Returns ids.
+   * Resolves exactly when the entries are stored, so a caller that retries a failed save never stores one twice:
+   * an index that refuses them has them hidden again before the error is thrown, and an eviction or expiry
+   * failing after the commit does not fail the save (it runs again before the next save's insert).
+   */
   async save(items: readonly SaveItem[]): Promise<number[]> {
     if (items.length === 0) return [];
     const now = Date.now();
@@ -234,12 +239,15 @@ export class DataManager {
         if (vector) vectors.push({ id: ids[i], vector });
       }
       if (vectors.length > 0) {
-        await this.vector.add(vectors);
+        await this.vector.add(vectors).catch(async (error: unknown) => {
+          await this.scalar.markDeleted(ids).catch(() => undefined);
+          throw error;
+        });
         this.unsavedVectors += vectors.length;
         if (this.followsReplicas) for (const { id } of vectors) if (id > this.syncedTo) this.ownAhead.add(id);
       }
     }
-    await this.enforceLimits(now);
+    await this.enforceLimits(now).catch(() => undefined);
     return ids;
   }
 
@@ -394,12 +402,16 @@ export class DataManager {
     if (touches.length > 0) await this.scalar.touch(touches);
   }
 
-  /** Writes everything buffered now (flush, clear, close). */
-  private async writeBuffers(): Promise<void> {
+  private cancelBufferWrites(): void {
     clearTimeout(this.bufferTimer);
     clearImmediate(this.bufferImmediate);
     this.bufferTimer = undefined;
     this.bufferImmediate = undefined;
+  }
+
+  /** Writes everything buffered now (flush, close). */
+  private async writeBuffers(): Promise<void> {
+    this.cancelBufferWrites();
     await this.writeTouches();
     if (this.reports.length > 0) {
       const reports = this.reports;
@@ -429,11 +441,24 @@ export class DataManager {
     return this.scalar.count();
   }
 
-  /** Removes every entry. */
+  /**
+   * Removes every entry, and every trace of them: buffered hits and report rows are dropped, the rows are
+   * purged with their report rows, and the stores are flushed (a file store drops the old copies it still
+   * holds, see ScalarStore.flush).
+   */
   async clear(): Promise<void> {
-    await this.writeBuffers();
+    this.cancelBufferWrites();
+    await this.draining;
+    this.touches.clear();
+    this.reports = [];
     await this.scalar.clear();
     await this.vector?.clear();
+    await this.scalar.purgeDeleted();
+    await this.scalar.flush();
+    if (this.vector) {
+      await this.vector.flush();
+      this.unsavedVectors = 0;
+    }
   }
 
   /**

@@ -20,6 +20,8 @@ export interface ScalarParams {
   path?: string;
   tablePrefix?: string;
   tableLenConfig?: Partial<TableLenConfig>;
+  /** Report rows kept by any scalar kind (the newest); default 10,000, 0 keeps none. */
+  maxReports?: number;
   [option: string]: unknown;
 }
 
@@ -70,12 +72,13 @@ type ScalarFactory = (params: ScalarParams, dataDir: string, ttl?: number) => Sc
 
 /** Scalar store kinds by name. */
 export const SCALAR_KINDS: Record<string, ScalarFactory> = {
-  memory: (params) => new MemoryScalarStore({ path: params.path }),
+  memory: (params) => new MemoryScalarStore({ path: params.path, maxReports: params.maxReports }),
   sqlite: (params, dataDir) =>
     new SqliteScalarStore({
       path: params.path ?? join(dataDir, "sqlite.db"),
       tablePrefix: params.tablePrefix,
       tableLenConfig: params.tableLenConfig,
+      maxReports: params.maxReports,
     }),
   // Server databases: connection settings in scalarParams (url or host/port/..., or a client/pool), else env URLs.
   postgres: (params) => new PostgresScalarStore(params as PostgresScalarStoreOptions),

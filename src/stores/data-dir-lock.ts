@@ -8,10 +8,11 @@
  * this host (killed, crashed, power lost) is stale and taken over. The lock operations use the sync fs API so
  * that no other code of this process runs between a check and the step it decides.
  */
-import { mkdirSync, readFileSync, realpathSync, unlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, realpathSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { StoreError } from "../core/errors.js";
+import { makePrivateDirSync, PRIVATE_FILE_MODE } from "../core/private-files.js";
 
 export const LOCK_FILE = "semcache.lock";
 
@@ -110,7 +111,7 @@ export interface FolderLock {
 export function lockFolder(folder: string, store: string): FolderLock {
   let file: string;
   try {
-    mkdirSync(folder, { recursive: true });
+    makePrivateDirSync(folder);
     // One lock however the folder is spelled (relative, through a symlink).
     file = join(realpathSync(folder), LOCK_FILE);
   } catch (error) {
@@ -144,7 +145,7 @@ function takeLock(file: string, text: string): boolean {
   // Three tries: a stale lock removed, then another process's fresh lock found, is the most that can happen.
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      writeFileSync(file, text, { flag: "wx" }); // O_CREAT | O_EXCL: fails if the file exists
+      writeFileSync(file, text, { flag: "wx", mode: PRIVATE_FILE_MODE }); // O_CREAT | O_EXCL: fails if the file exists
       return true;
     } catch (error) {
       if (errorCode(error) !== "EEXIST") throw error;

@@ -7,6 +7,7 @@ export { RedisScalarStore, type RedisScalarStoreOptions } from "./scalar/redis.j
 export { MongoScalarStore, type MongoScalarStoreOptions, type MongoClientLike } from "./scalar/mongodb.js";
 export { SqlScalarStore } from "./scalar/sql-store.js";
 export { DEFAULT_TABLE_LEN } from "./scalar/types.js";
+export { DEFAULT_MAX_REPORTS, type ReportRetentionOptions } from "./scalar/report-retention.js";
 export type * from "./scalar/types.js";
 export { HnswIndex, type HnswIndexOptions } from "./vector/hnsw.js";
 export { LangChainVectorIndex } from "./vector/langchain-bridge.js";

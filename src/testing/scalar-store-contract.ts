@@ -18,6 +18,8 @@ export interface StoreTestContext {
   reopen: boolean;
   /** Column lengths the test needs; undefined means the defaults. */
   tableLenConfig?: Partial<TableLenConfig>;
+  /** Report rows the test wants kept (the store's `maxReports`); undefined means the default. */
+  maxReports?: number;
 }
 
 /** Creates a store (not yet initialised) on the test's data: empty unless `ctx.reopen`. */
@@ -51,7 +53,7 @@ export function scalarStoreHarness(create: ScalarStoreFactory, cleanup?: ScalarS
     await rm(ctx.dir, { recursive: true, force: true });
   });
   return {
-    async open(overrides: Partial<Pick<StoreTestContext, "reopen" | "tableLenConfig">> = {}): Promise<ScalarStore> {
+    async open(overrides: Partial<Pick<StoreTestContext, "reopen" | "tableLenConfig" | "maxReports">> = {}): Promise<ScalarStore> {
       const store = await create({ ...ctx, ...overrides });
       opened.push(store);
       await store.init();
@@ -402,6 +404,49 @@ export function testScalarStore(options: ScalarStoreSuiteOptions): void {
       await store.addReports([report({ similarity: 1 })]);
       await store.addReports([]);
       expect(await store.countReports()).toBe(3);
+    });
+
+    it("keeps only the newest maxReports report rows", async () => {
+      const store = await h.open({ maxReports: 3 });
+      const [older, newer] = await store.insert([sampleRecord(), sampleRecord()]);
+      await store.addReports([report({ cacheQuestionId: older }), report({ cacheQuestionId: older })]);
+      await store.addReports([report({ cacheQuestionId: older }), report({ cacheQuestionId: newer })]);
+      await store.addReports([report({ cacheQuestionId: newer }), report({ cacheQuestionId: newer })]);
+      expect(await store.countReports()).toBe(3);
+      // The three kept all name `newer`: removing it leaves none.
+      await store.markDeleted([newer]);
+      await store.purgeDeleted();
+      expect(await store.countReports()).toBe(0);
+      await store.addReports(Array.from({ length: 7 }, () => report({ cacheQuestionId: older })));
+      expect(await store.countReports()).toBe(3);
+    });
+
+    it("keeps no report rows with maxReports 0, and refuses a negative or fractional maxReports", async () => {
+      const store = await h.open({ maxReports: 0 });
+      await store.addReports([report(), report()]);
+      expect(await store.countReports()).toBe(0);
+      await expect(h.open({ maxReports: -1 })).rejects.toBeInstanceOf(ValidationError);
+      await expect(h.open({ maxReports: 2.5 })).rejects.toBeInstanceOf(ValidationError);
+    });
+
+    it("purgeDeleted removes the report rows of the records it removes, and only those", async () => {
+      const store = await h.open();
+      const [gone, kept] = await store.insert([sampleRecord({ keyHash: "gone" }), sampleRecord({ keyHash: "kept" })]);
+      await store.addReports([report({ cacheQuestionId: gone }), report({ cacheQuestionId: kept }), report({ cacheQuestionId: gone })]);
+      await store.markDeleted([gone]);
+      expect(await store.countReports()).toBe(3);
+      expect(await store.purgeDeleted()).toBe(1);
+      expect(await store.countReports()).toBe(1);
+    });
+
+    it("clear removes every report row", async () => {
+      const store = await h.open();
+      const [id] = await store.insert([sampleRecord()]);
+      await store.addReports([report({ cacheQuestionId: id }), report({ cacheQuestionId: id })]);
+      await store.clear();
+      expect(await store.countReports()).toBe(0);
+      await store.addReports([report({ cacheQuestionId: id })]);
+      expect(await store.countReports()).toBe(1);
     });
 
     it("rejects a batch with a too-long question with ValueTooLongError and writes none of it", async () => {

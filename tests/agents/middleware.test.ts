@@ -2,9 +2,11 @@
  * semanticCacheMiddleware in a LangChain v1 agent (the real `langchain` package's createAgent and
  * createMiddleware), with ChatOpenAI against the local fake OpenAI server.
  */
+import { jest } from "@jest/globals";
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import { ChatOpenAI } from "@langchain/openai";
-import { createAgent, tool } from "langchain";
+import { MemorySaver } from "@langchain/langgraph";
+import { createAgent, initChatModel, tool } from "langchain";
 import { z } from "zod";
 import { semanticCacheMiddleware } from "../../src/agents/index.js";
 import { Cache, ValidationError } from "../../src/index.js";
@@ -179,6 +181,35 @@ describe("semanticCacheMiddleware in createAgent", () => {
     await createAgent({ model, tools: [], middleware: [middleware] }).invoke(ask("Who wrote Hamlet?"));
     expect(server.modelCalls()).toBe(1);
     await expect(middleware.warm({ model: {} as never }, [{ question: "q", answer: "a" }])).rejects.toThrow(ValidationError);
+  });
+
+  it("a model given by name (initChatModel) keys as the model it resolves to: two models never share an answer", async () => {
+    const server = await weatherServer();
+    const cache = await newCache();
+    const byName = async (model: string) => {
+      const named = await initChatModel(model, { apiKey: "sk-test", configuration: { baseURL: server.baseURL }, useResponsesApi: false, maxRetries: 0 });
+      return createAgent({ model: named, tools: [], middleware: [semanticCacheMiddleware({ cache })] });
+    };
+    await (await byName("openai:gpt-4o-mini")).invoke(ask("Which model are you?"));
+    expect(markerOf((await (await byName("openai:gpt-4o")).invoke(ask("Which model are you?"))).messages.at(-1))).toBeUndefined();
+    expect(markerOf((await (await byName("openai:gpt-4o-mini")).invoke(ask("Which model are you?"))).messages.at(-1))).toMatchObject({ hit: true });
+    expect(server.modelCalls()).toBe(2);
+  });
+
+  it("in a thread (a checkpointer), a replayed answer is a new message: the history stays whole", async () => {
+    const server = await weatherServer();
+    const agent = createAgent({
+      model: chatModel(server),
+      tools: [getWeather],
+      checkpointer: new MemorySaver(),
+      middleware: [semanticCacheMiddleware({ cache: await newCache(), shareAcrossContexts: true })],
+    });
+    const thread = { configurable: { thread_id: "t1" } };
+    await agent.invoke(WEATHER, thread);
+    const second = await agent.invoke(WEATHER, thread);
+    expect(second.messages.map((m) => m.getType())).toEqual(["human", "ai", "tool", "ai", "human", "ai", "tool", "ai"]);
+    expect(second.messages.at(-1)?.content).toBe("The weather: sunny in Paris.");
+    expect(new Set(second.messages.map((m) => m.id)).size).toBe(8);
   });
 
   it("refuses bad options with a ValidationError", () => {

@@ -160,10 +160,20 @@ describe("server-store settings in storage_config.scalar_params", () => {
     expect(storage("host: 127.0.0.1\ndatabase: 2\nttl: 5", "redis").scalarParams).toStrictEqual({ host: "127.0.0.1", database: "2", ttl: 5 });
   });
 
+  it("reads max_reports for every store kind and passes it to the sqlite and memory stores (0 keeps none)", () => {
+    for (const kind of ["memory", "sqlite", "postgres", "mysql", "redis", "mongodb"]) {
+      expect(storage("max_reports: 0", kind).scalarParams).toMatchObject({ maxReports: 0 });
+    }
+    const { scalarParams } = storage("max_reports: 25", "sqlite,hnswlib");
+    expect(managerFactory("sqlite", { scalarParams, dataDir: "./unused" }).scalar).toMatchObject({ maxReports: 25 });
+    expect(managerFactory("memory", { scalarParams }).scalar).toMatchObject({ maxReports: 25 });
+    expect(() => storage("max_reports: -1", "sqlite")).toThrow("storage_config.scalar_params.max_reports must be a non-negative integer");
+  });
+
   it.each([
     ["namespace: a", "postgres", "storage_config.scalar_params: namespace does not apply to the postgres store (it takes url,"],
     ["pool_size: 3\ntable_prefix: x_", "redis", "storage_config.scalar_params: pool_size, table_prefix do not apply to the redis store"],
-    ["host: db", "sqlite,hnswlib", "storage_config.scalar_params: host does not apply to the sqlite store (it takes path, table_prefix, table_len_config)"],
+    ["host: db", "sqlite,hnswlib", "storage_config.scalar_params: host does not apply to the sqlite store (it takes path, table_prefix, table_len_config, max_reports)"],
     ["sql_url: redis://h", "redis", "sql_url does not apply to the redis store"],
     ["url: redis://h\nurl_env: X", "redis", "storage_config.scalar_params: set one of url, sql_url and url_env, not url and url_env"],
     ["url_env: SEMCACHE_SURELY_UNSET_VARIABLE", "postgres", "storage_config.scalar_params.url_env names SEMCACHE_SURELY_UNSET_VARIABLE, which is not set"],

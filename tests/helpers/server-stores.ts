@@ -47,17 +47,18 @@ export const MRU: EvictionPolicy = {
 /** A server store the tests can remove again. */
 export type DroppableStore = ScalarStore & { drop(): Promise<void> };
 
+/** What a contract test asks of a server store besides its prefix (see StoreTestContext). */
+export type ContractStoreOptions = { tableLenConfig?: Partial<TableLenConfig>; maxReports?: number };
+
 /**
  * Registers the scalar-store contract and the eviction contract (LRU, LFU, FIFO, MRU) for a server store. Each
  * test gets its own table prefix / namespace, dropped after it.
  */
-export function testServerStoreContracts(
-  name: string,
-  create: (prefix: string, tableLenConfig?: Partial<TableLenConfig>) => DroppableStore,
-): void {
+export function testServerStoreContracts(name: string, create: (prefix: string, options: ContractStoreOptions) => DroppableStore): void {
   const run = uniquePrefix(name.slice(0, 2));
   // The harness's testId ends with a per-test counter.
-  const factory = (ctx: StoreTestContext) => create(`${run}${ctx.testId.slice(-6)}_`, ctx.tableLenConfig);
+  const factory = (ctx: StoreTestContext) =>
+    create(`${run}${ctx.testId.slice(-6)}_`, { tableLenConfig: ctx.tableLenConfig, maxReports: ctx.maxReports });
   const cleanup = async (ctx: StoreTestContext) => {
     const store = factory(ctx);
     await store.drop();

@@ -20,7 +20,7 @@ export interface SqlStoreSuiteOptions {
   name: string;
   /** The test database. */
   url: string;
-  create(options: { tablePrefix: string; tableLenConfig?: Partial<TableLenConfig>; url?: string }): SqlScalarStore;
+  create(options: { tablePrefix: string; tableLenConfig?: Partial<TableLenConfig>; maxReports?: number; url?: string }): SqlScalarStore;
   raw(): Promise<RawConnection>;
 }
 
@@ -32,7 +32,7 @@ function urlWith(url: string, port: number, password: string): string {
 }
 
 export function testSqlServerStore(suite: SqlStoreSuiteOptions): void {
-  testServerStoreContracts(suite.name, (tablePrefix, tableLenConfig) => suite.create({ tablePrefix, tableLenConfig }));
+  testServerStoreContracts(suite.name, (tablePrefix, options) => suite.create({ tablePrefix, ...options }));
 
   describe(`${suite.name} on a shared database`, () => {
     const prefix = uniquePrefix(`${suite.name.slice(0, 2)}own`);

@@ -36,7 +36,7 @@ describe("MongoScalarStore without a server", () => {
 });
 
 if (url) {
-  testServerStoreContracts("mongodb", (tablePrefix, tableLenConfig) => new MongoScalarStore({ url, tablePrefix, tableLenConfig }));
+  testServerStoreContracts("mongodb", (tablePrefix, options) => new MongoScalarStore({ url, tablePrefix, ...options }));
 
   describe("MongoScalarStore on a shared server", () => {
     const tablePrefix = uniquePrefix("moown");

@@ -9,7 +9,7 @@ import { MRU, testServerStoreContracts, testUrl, uniquePrefix } from "../helpers
 const url = testUrl("redis");
 
 if (url) {
-  testServerStoreContracts("redis", (namespace, tableLenConfig) => new RedisScalarStore({ url, namespace, tableLenConfig }));
+  testServerStoreContracts("redis", (namespace, options) => new RedisScalarStore({ url, namespace, ...options }));
 
   describe("RedisScalarStore on a shared server", () => {
     const namespace = uniquePrefix("reown");

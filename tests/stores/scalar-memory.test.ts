@@ -9,13 +9,14 @@ import { sampleRecord, testScalarStore } from "../../src/testing/scalar-store-co
 testScalarStore({
   name: "MemoryScalarStore",
   persistent: false,
-  create: (ctx) => new MemoryScalarStore({ tableLenConfig: ctx.tableLenConfig }),
+  create: (ctx) => new MemoryScalarStore({ tableLenConfig: ctx.tableLenConfig, maxReports: ctx.maxReports }),
 });
 
 testScalarStore({
   name: "MemoryScalarStore with a JSON file",
   persistent: true,
-  create: (ctx) => new MemoryScalarStore({ path: join(ctx.dir, "nested", "data_map.json"), tableLenConfig: ctx.tableLenConfig }),
+  create: (ctx) =>
+    new MemoryScalarStore({ path: join(ctx.dir, "nested", "data_map.json"), tableLenConfig: ctx.tableLenConfig, maxReports: ctx.maxReports }),
 });
 
 describe("MemoryScalarStore file", () => {

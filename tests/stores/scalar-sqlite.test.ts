@@ -10,13 +10,14 @@ import { sampleRecord, testScalarStore } from "../../src/testing/scalar-store-co
 testScalarStore({
   name: "SqliteScalarStore",
   persistent: true,
-  create: (ctx) => new SqliteScalarStore({ path: join(ctx.dir, "nested", "cache.db"), tableLenConfig: ctx.tableLenConfig }),
+  create: (ctx) =>
+    new SqliteScalarStore({ path: join(ctx.dir, "nested", "cache.db"), tableLenConfig: ctx.tableLenConfig, maxReports: ctx.maxReports }),
 });
 
 testScalarStore({
   name: "SqliteScalarStore in memory",
   persistent: false,
-  create: (ctx) => new SqliteScalarStore({ path: ":memory:", tableLenConfig: ctx.tableLenConfig }),
+  create: (ctx) => new SqliteScalarStore({ path: ":memory:", tableLenConfig: ctx.tableLenConfig, maxReports: ctx.maxReports }),
 });
 
 describe("SqliteScalarStore", () => {

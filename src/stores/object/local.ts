@@ -1,13 +1,14 @@
-import { mkdir, readFile, rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { writeFileAtomic } from "../../core/atomic-file.js";
 import { StoreError, ValidationError } from "../../core/errors.js";
+import { makePrivateDir } from "../../core/private-files.js";
 import { checkObjectKey, newObjectKey } from "./keys.js";
 import type { ObjectStore } from "./types.js";
 
 export interface LocalObjectStoreOptions {
-  /** Folder the objects are kept in (created on init). */
+  /** Folder the objects are kept in (created owner-only on init; objects are owner-only files). */
   path: string;
 }
 
@@ -30,7 +31,7 @@ export class LocalObjectStore implements ObjectStore {
   }
 
   async init(): Promise<void> {
-    await this.io("create the folder", () => mkdir(this.dir, { recursive: true }));
+    await this.io("create the folder", () => makePrivateDir(this.dir));
   }
 
   /** Writes a temporary file, syncs it and renames it: a reader never sees half an object. */

@@ -6,15 +6,14 @@ import { bytesToVector, vectorToBytes } from "../../core/vector-math.js";
 import { checkEvictSizes, evictionComparator } from "../../manager/eviction/policies.js";
 import type { EvictionPolicy } from "../../manager/eviction/types.js";
 import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
+import { resolveMaxReports, type ReportRetentionOptions } from "./report-retention.js";
 import type { ScalarStore, ScalarStoreCapabilities, TableLenConfig } from "./types.js";
 
-export interface MemoryScalarStoreOptions {
+export interface MemoryScalarStoreOptions extends ReportRetentionOptions {
   /** JSON file loaded on init and written on flush/close; without it nothing outlives the process. */
   path?: string;
   /** Column lengths (see DEFAULT_TABLE_LEN), enforced as the SQL stores do so a store swap changes nothing. */
   tableLenConfig?: Partial<TableLenConfig>;
-  /** Report rows kept (the newest); older ones are dropped so a long-running cache does not grow. Default 10,000. */
-  maxReports?: number;
 }
 
 interface Row extends CacheRecord {
@@ -78,11 +77,8 @@ export class MemoryScalarStore implements ScalarStore {
     if (options.path !== undefined && (typeof options.path !== "string" || options.path === "")) {
       throw new ValidationError("memory scalar store: path must be a non-empty string");
     }
-    if (options.maxReports !== undefined && !(Number.isInteger(options.maxReports) && options.maxReports >= 0)) {
-      throw new ValidationError("memory scalar store: maxReports must be a non-negative integer");
-    }
     this.path = options.path;
-    this.maxReports = options.maxReports ?? 10_000;
+    this.maxReports = resolveMaxReports("memory scalar store", options.maxReports);
     this.tableLen = resolveTableLen(options.tableLenConfig);
     this.capabilities = Object.freeze({ persistent: options.path !== undefined, shared: false });
   }
@@ -121,7 +117,8 @@ export class MemoryScalarStore implements ScalarStore {
       if (!row.deleted) this.index(row);
     }
     for (const [id, session] of snapshot.sessions) this.link(id, session);
-    this.reports = snapshot.reports;
+    // A file written under a larger maxReports is cut to this store's.
+    this.reports = snapshot.reports.slice(Math.max(0, snapshot.reports.length - this.maxReports));
     this.nextId = snapshot.nextId;
   }
 
@@ -226,14 +223,15 @@ export class MemoryScalarStore implements ScalarStore {
   }
 
   async purgeDeleted(): Promise<number> {
-    let purged = 0;
+    const purged = new Set<number>();
     for (const row of this.rows.values()) {
       if (!row.deleted) continue;
       this.rows.delete(row.id);
       for (const session of this.sessionsById.get(row.id) ?? []) this.unlink(row.id, session);
-      purged++;
+      purged.add(row.id);
     }
-    return purged;
+    if (purged.size > 0) this.reports = this.reports.filter((report) => !purged.has(report.cacheQuestionId));
+    return purged.size;
   }
 
   private unlink(id: number, session: string): void {
@@ -247,6 +245,7 @@ export class MemoryScalarStore implements ScalarStore {
     for (const row of this.rows.values()) row.deleted = true;
     this.byKey.clear();
     this.live = 0;
+    this.reports = [];
   }
 
   async embeddingsAfter(afterId: number, limit: number): Promise<Array<{ id: number; embedding: Float32Array }>> {

@@ -10,6 +10,7 @@ import { checkEvictSizes, effectiveOrder } from "../../manager/eviction/policies
 import type { EvictionColumn, EvictionPolicy } from "../../manager/eviction/types.js";
 import { describeTarget, Lazy, positiveInteger, resolveUrl, storeFault, type ServerConnectionOptions } from "../connection.js";
 import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
+import { resolveMaxReports, type ReportRetentionOptions } from "./report-retention.js";
 import { tableNames, type TableNames } from "./sqlite-schema.js";
 import type { ScalarStore, ScalarStoreCapabilities, TableLenConfig } from "./types.js";
 
@@ -21,7 +22,7 @@ export interface MongoClientLike {
 }
 
 /** Connection as for the other server stores; `database` defaults to the URL's, else "semcache". */
-export interface MongoScalarStoreOptions extends ServerConnectionOptions {
+export interface MongoScalarStoreOptions extends ServerConnectionOptions, ReportRetentionOptions {
   /** Your own MongoClient (connected or not): used as is and left open by close(). */
   client?: MongoClientLike;
   /** Prefix of every collection name. Default "semcache_". */
@@ -120,6 +121,7 @@ export class MongoScalarStore implements ScalarStore {
   private readonly leaseMs: number;
   private readonly waitMs: number;
   private readonly connectTimeout: number;
+  private readonly maxReports: number;
   private readonly connection = new Lazy(() => this.createClient());
   private readonly opening = new Lazy(() => this.open());
 
@@ -131,6 +133,7 @@ export class MongoScalarStore implements ScalarStore {
     this.waitMs = positiveInteger("mongodb", "lockWaitMs", options.lockWaitMs, 10_000);
     this.connectTimeout = positiveInteger("mongodb", "connectTimeout", options.connectTimeout, 5000);
     this.tableLen = resolveTableLen(options.tableLenConfig);
+    this.maxReports = resolveMaxReports("mongodb", options.maxReports);
     this.target = options.client ? "mongodb (the client passed in)" : describeTarget("mongodb", this.url, options, 27017);
   }
 
@@ -179,6 +182,8 @@ export class MongoScalarStore implements ScalarStore {
     await c.question.createIndex({ deleted: 1, _id: 1 });
     await c.session.createIndex({ question_id: 1, session_id: 1 }, { unique: true });
     await c.session.createIndex({ session_id: 1 });
+    // A purge deletes the report rows of the entries it removes by this field.
+    await c.report.createIndex({ cacheQuestionId: 1 });
   }
 
   /** Runs `fn` once init() has; faults become StoreError naming the store and the operation. */
@@ -311,13 +316,17 @@ export class MongoScalarStore implements ScalarStore {
     return this.run("purgeDeleted", async (c) => {
       const ids = (await c.question.find({ deleted: true }, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id);
       if (ids.length === 0) return 0;
+      await c.report.deleteMany({ cacheQuestionId: { $in: ids } });
       await c.session.deleteMany({ question_id: { $in: ids } });
       return (await c.question.deleteMany({ _id: { $in: ids }, deleted: true })).deletedCount;
     });
   }
 
   async clear(): Promise<void> {
-    await this.locked("clear", (c) => c.question.updateMany(LIVE, { $set: { deleted: true } }));
+    await this.locked("clear", async (c) => {
+      await c.question.updateMany(LIVE, { $set: { deleted: true } });
+      await c.report.deleteMany({});
+    });
   }
 
   async embeddingsAfter(afterId: number, limit: number): Promise<Array<{ id: number; embedding: Float32Array }>> {
@@ -374,7 +383,13 @@ export class MongoScalarStore implements ScalarStore {
   }
 
   async addReports(rows: readonly ReportRow[]): Promise<void> {
-    if (rows.length > 0) await this.run("addReports", (c) => c.report.insertMany(rows.map((row) => ({ ...row }))));
+    if (rows.length === 0 || this.maxReports === 0) return;
+    await this.run("addReports", async (c) => {
+      await c.report.insertMany(rows.map((row) => ({ ...row })));
+      // ObjectIds grow with time: every row older than the maxReports-th newest goes.
+      const [oldestKept] = await c.report.find({}, { projection: { _id: 1 }, sort: { _id: -1 }, skip: this.maxReports - 1, limit: 1 }).toArray();
+      if (oldestKept) await c.report.deleteMany({ _id: { $lt: oldestKept._id } });
+    });
   }
 
   async countReports(): Promise<number> {

@@ -3,6 +3,7 @@ import type { Pool, PoolConnection, ResultSetHeader } from "mysql2/promise";
 import { importOptional } from "../../core/optional-import.js";
 import { describeTarget, positiveInteger, resolveUrl, type ServerConnectionOptions } from "../connection.js";
 import { MYSQL_SCHEMA } from "./sql-schema.js";
+import type { ReportRetentionOptions } from "./report-retention.js";
 import { SqlScalarStore, type SqlDriver, type SqlExecutor } from "./sql-store.js";
 import type { TableLenConfig } from "./types.js";
 
@@ -13,7 +14,7 @@ export interface MySqlPoolLike {
   end(): Promise<void>;
 }
 
-export interface MySqlScalarStoreOptions extends ServerConnectionOptions {
+export interface MySqlScalarStoreOptions extends ServerConnectionOptions, ReportRetentionOptions {
   /** Your own `mysql2/promise` pool (`createPool(...)`, or `.promise()` of a callback pool): left open by close(). */
   pool?: MySqlPoolLike;
   /** Connections in the store's pool. Default 10. */
@@ -111,6 +112,7 @@ export class MySqlScalarStore extends SqlScalarStore {
       target: options.pool ? `${kind} (the pool passed in)` : describeTarget("mysql", url, options, 3306),
       tablePrefix: options.tablePrefix,
       tableLenConfig: options.tableLenConfig,
+      maxReports: options.maxReports,
       openDriver: async () => {
         if (options.pool) return mysqlDriver(options.pool as Pool, false);
         const mysql = await importOptional<typeof Mysql2>("mysql2/promise", `The ${kind} scalar store`);

@@ -3,6 +3,7 @@ import type { Pool, PoolClient } from "pg";
 import { importOptional } from "../../core/optional-import.js";
 import { describeTarget, positiveInteger, resolveUrl, type ServerConnectionOptions } from "../connection.js";
 import { POSTGRES_SCHEMA } from "./sql-schema.js";
+import type { ReportRetentionOptions } from "./report-retention.js";
 import { SqlScalarStore, type SqlDriver, type SqlExecutor } from "./sql-store.js";
 import type { TableLenConfig } from "./types.js";
 
@@ -14,7 +15,7 @@ export interface PgPoolLike {
   end(): Promise<void>;
 }
 
-export interface PostgresScalarStoreOptions extends ServerConnectionOptions {
+export interface PostgresScalarStoreOptions extends ServerConnectionOptions, ReportRetentionOptions {
   /**
    * Your own `pg` Pool: used as is and left open by close(). Connection fields are then ignored. Give it an
    * 'error' listener, as pg asks: its idle clients' lost connections are reported there.
@@ -128,6 +129,7 @@ export class PostgresScalarStore extends SqlScalarStore {
       target: options.pool ? "postgres (the pool passed in)" : describeTarget("postgres", url, options, 5432),
       tablePrefix: options.tablePrefix,
       tableLenConfig: options.tableLenConfig,
+      maxReports: options.maxReports,
       openDriver: async () => {
         if (options.pool) return pgDriver(options.pool as Pool, false);
         const pg = await importOptional<{ default?: typeof PgModule; Pool?: typeof Pool }>("pg", "The postgres scalar store");

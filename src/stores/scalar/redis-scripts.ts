@@ -205,11 +205,25 @@ return 0`),
   clear: script(`
 local specs = policies()
 for _, id in ipairs(redis.call('ZRANGE', P .. 'live', 0, -1)) do kill(id, specs) end
+redis.call('DEL', P .. 'reports')
 return 0`),
 
-  /** ARGV: prefix. Removes deleted records' hashes and session links; returns how many. */
+  /**
+   * ARGV: prefix. Removes deleted records' hashes, session links and report rows; returns how many. The report
+   * list (at most maxReports rows) is rewritten without the rows naming a removed record.
+   */
   purgeDeleted: script(`
 local ids = redis.call('SMEMBERS', P .. 'deleted')
+if #ids > 0 then
+  local removed = {}
+  for _, id in ipairs(ids) do removed[tonumber(id)] = true end
+  local kept = {}
+  for _, row in ipairs(redis.call('LRANGE', P .. 'reports', 0, -1)) do
+    if not removed[cjson.decode(row).cacheQuestionId] then kept[#kept + 1] = row end
+  end
+  redis.call('DEL', P .. 'reports')
+  for _, row in ipairs(kept) do redis.call('RPUSH', P .. 'reports', row) end
+end
 for _, id in ipairs(ids) do
   local sk = P .. 's:' .. id
   for _, s in ipairs(redis.call('SMEMBERS', sk)) do

@@ -8,6 +8,7 @@ import type { EvictionColumn, EvictionPolicy } from "../../manager/eviction/type
 import { describeTarget, Lazy, messageOf, positiveInteger, resolveUrl, storeFault, type ServerConnectionOptions } from "../connection.js";
 import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
 import { REDIS_SCRIPTS, type RedisScriptName } from "./redis-scripts.js";
+import { resolveMaxReports, type ReportRetentionOptions } from "./report-retention.js";
 import type { ScalarStore, ScalarStoreCapabilities, TableLenConfig } from "./types.js";
 
 /** The part of a node-redis (v4+) client the store uses. */
@@ -22,7 +23,7 @@ export interface RedisClientLike {
   close?(): Promise<void>;
 }
 
-export interface RedisScalarStoreOptions extends ServerConnectionOptions {
+export interface RedisScalarStoreOptions extends ServerConnectionOptions, ReportRetentionOptions {
   /** Your own node-redis client (connected or not): used as is and left open by close(). */
   client?: RedisClientLike;
   /** Prefix of every key, followed by ":". Default "semcache". Stores with different namespaces never meet. */
@@ -34,8 +35,6 @@ export interface RedisScalarStoreOptions extends ServerConnectionOptions {
    * its `ttl` here unless scalarParams sets one.
    */
   ttl?: number;
-  /** Report rows kept (the newest). Default 10,000. */
-  maxReports?: number;
   /** Milliseconds to wait for the connection. Default 5000. */
   connectTimeout?: number;
   /** Column lengths (see DEFAULT_TABLE_LEN), checked before writing. */
@@ -131,7 +130,7 @@ export class RedisScalarStore implements ScalarStore {
     this.prefix = `${namespace}:`;
     // Twice the ttl: the data manager's sweep removes a record from the indexes before Redis drops its hash.
     this.ttlMs = options.ttl === undefined ? 0 : options.ttl * 2000;
-    this.maxReports = positiveInteger("redis", "maxReports", options.maxReports, 10_000);
+    this.maxReports = resolveMaxReports("redis", options.maxReports);
     this.connectTimeout = positiveInteger("redis", "connectTimeout", options.connectTimeout, 5000);
     this.tableLen = resolveTableLen(options.tableLenConfig);
     this.target = options.client ? "redis (the client passed in)" : describeTarget("redis", this.url, options, 6379);
@@ -305,7 +304,7 @@ export class RedisScalarStore implements ScalarStore {
   }
 
   async addReports(rows: readonly ReportRow[]): Promise<void> {
-    if (rows.length > 0) await this.run("addReports", "addReports", [String(this.maxReports), ...rows.map((row) => JSON.stringify(row))]);
+    if (rows.length > 0 && this.maxReports > 0) await this.run("addReports", "addReports", [String(this.maxReports), ...rows.map((row) => JSON.stringify(row))]);
   }
 
   async countReports(): Promise<number> {

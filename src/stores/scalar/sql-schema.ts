@@ -214,7 +214,9 @@ export function schemaDdl(d: SqlSchemaDialect, t: TableNames, version: string): 
   table(t.session, [...columns(COLUMNS.session), ...link.columns], [link.inline, bySession.inline], [link.statement, bySession.statement]);
   const depIndexes = indexes(t.dep, [["question", "question_id"]]);
   table(t.dep, columns(COLUMNS.dep), depIndexes.map((i) => i.inline), depIndexes.map((i) => i.statement));
-  table(t.report, columns(COLUMNS.report), [], []);
+  // A purge deletes the report rows of the entries it removes by cache_question_id.
+  const reportIndexes = indexes(t.report, [["question", "cache_question_id"]]);
+  table(t.report, columns(COLUMNS.report), reportIndexes.map((i) => i.inline), reportIndexes.map((i) => i.statement));
   return statements;
 }
 

@@ -85,6 +85,7 @@ export function scalarStatements(t: TableNames, dialect: SqlDialect = SQLITE_DIA
     expiredIds: `SELECT id FROM ${t.question} WHERE create_on < ? AND deleted = 0`,
     purgeSessions: `DELETE FROM ${t.session} WHERE question_id IN (SELECT id FROM ${t.question} WHERE deleted = 1)`,
     purgeDeps: `DELETE FROM ${t.dep} WHERE question_id IN (SELECT id FROM ${t.question} WHERE deleted = 1)`,
+    purgeReports: `DELETE FROM ${t.report} WHERE cache_question_id IN (SELECT id FROM ${t.question} WHERE deleted = 1)`,
     purgeQuestions: `DELETE FROM ${t.question} WHERE deleted = 1`,
     clear: `UPDATE ${t.question} SET deleted = 1 WHERE deleted = 0`,
     embeddingsAfter: `SELECT id, embedding FROM ${t.question}
@@ -102,6 +103,14 @@ export function scalarStatements(t: TableNames, dialect: SqlDialect = SQLITE_DIA
       (user_question, cache_question_id, cache_question, cache_answer, similarity, cache_delta_time, cache_time, extra)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     countReports: `SELECT COUNT(*) AS n FROM ${t.report}`,
+    /**
+     * Parameter: maxReports. Keeps the rows with the newest `maxReports` ids (fewer where ids have gaps, never
+     * more): one index probe for the newest id and a range delete. The newest id is read through a derived
+     * table because MySQL refuses a subquery on the table a DELETE changes.
+     */
+    trimReports: `DELETE FROM ${t.report}
+      WHERE id <= (SELECT newest FROM (SELECT MAX(id) AS newest FROM ${t.report}) AS latest) - ?`,
+    clearReports: `DELETE FROM ${t.report}`,
   };
 }
 

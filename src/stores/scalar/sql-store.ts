@@ -5,6 +5,7 @@ import { checkEvictSizes } from "../../manager/eviction/policies.js";
 import type { EvictionPolicy } from "../../manager/eviction/types.js";
 import { Lazy, storeFault } from "../connection.js";
 import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
+import { resolveMaxReports } from "./report-retention.js";
 import { dropDdl, LIVE_EVENTS, liveTriggerName, schemaDdl, type SqlSchemaDialect } from "./sql-schema.js";
 import { evictionSelect, scalarStatements, serverStatements, toRecords, type RecordRow } from "./sql-statements.js";
 import { tableNames, type TableNames } from "./sqlite-schema.js";
@@ -45,6 +46,8 @@ export interface SqlStoreSetup {
   openDriver: () => Promise<SqlDriver>;
   tablePrefix?: string;
   tableLenConfig?: Partial<TableLenConfig>;
+  /** Report rows kept (see ReportRetentionOptions). */
+  maxReports?: number;
 }
 
 type Hit = { id: number; at: number; count: number };
@@ -70,6 +73,7 @@ export class SqlScalarStore implements ScalarStore {
   readonly target: string;
   private readonly setup: SqlStoreSetup;
   private readonly tables: TableNames;
+  private readonly maxReports: number;
   private readonly s: ReturnType<typeof scalarStatements>;
   private readonly server: ReturnType<typeof serverStatements>;
   private readonly evictions = new WeakMap<EvictionPolicy, string>();
@@ -86,6 +90,7 @@ export class SqlScalarStore implements ScalarStore {
     this.target = setup.target;
     this.setup = setup;
     this.tableLen = resolveTableLen(setup.tableLenConfig);
+    this.maxReports = resolveMaxReports(setup.kind, setup.maxReports);
     this.s = scalarStatements(this.tables, setup.schema);
     this.server = serverStatements(this.tables);
   }
@@ -222,6 +227,7 @@ export class SqlScalarStore implements ScalarStore {
 
   async purgeDeleted(): Promise<number> {
     return this.transaction("purgeDeleted", async (tx) => {
+      await tx.query(this.s.purgeReports);
       await tx.query(this.s.purgeSessions);
       await tx.query(this.s.purgeDeps);
       return (await tx.query(this.s.purgeQuestions)).affected;
@@ -229,7 +235,10 @@ export class SqlScalarStore implements ScalarStore {
   }
 
   async clear(): Promise<void> {
-    await this.liveTransaction("clear", (tx) => tx.query(this.s.clear));
+    await this.liveTransaction("clear", async (tx) => {
+      await tx.query(this.s.clear);
+      await tx.query(this.s.clearReports);
+    });
   }
 
   async embeddingsAfter(afterId: number, limit: number): Promise<Array<{ id: number; embedding: Float32Array }>> {
@@ -276,7 +285,7 @@ export class SqlScalarStore implements ScalarStore {
   }
 
   async addReports(rows: readonly ReportRow[]): Promise<void> {
-    if (rows.length === 0) return;
+    if (rows.length === 0 || this.maxReports === 0) return;
     await this.transaction("addReports", async (tx) => {
       for (const r of rows) {
         await tx.query(this.s.addReport, [
@@ -284,6 +293,7 @@ export class SqlScalarStore implements ScalarStore {
           r.similarity, r.cacheDeltaTime, r.cacheTime, r.extra ?? null,
         ]);
       }
+      await tx.query(this.s.trimReports, [this.maxReports]);
     });
   }
 

@@ -82,5 +82,7 @@ export function sqliteDdl(t: TableNames): string[] {
       cache_time INTEGER NOT NULL,
       extra TEXT
     )`,
+    // A purge deletes the report rows of the entries it removes by this column.
+    `CREATE INDEX IF NOT EXISTS ${t.report}_question ON ${t.report} (cache_question_id)`,
   ];
 }

@@ -1,21 +1,23 @@
-import { mkdirSync } from "node:fs";
+import { closeSync, openSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { Worker } from "node:worker_threads";
 import type BetterSqlite3 from "better-sqlite3";
 import { SemcacheError, StoreError, ValidationError } from "../../core/errors.js";
 import { importOptional, nativeLoadError } from "../../core/optional-import.js";
+import { makePrivateDirSync, PRIVATE_FILE_MODE } from "../../core/private-files.js";
 import type { CacheRecord, NewRecord, ReportRow } from "../../core/types.js";
 import { bytesToVector, vectorToBytes } from "../../core/vector-math.js";
 import { checkEvictSizes } from "../../manager/eviction/policies.js";
 import type { EvictionPolicy } from "../../manager/eviction/types.js";
 import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
 import { RecentRecords } from "./recent-records.js";
+import { resolveMaxReports, type ReportRetentionOptions } from "./report-retention.js";
 import { batchStatements, toRecords } from "./sql-statements.js";
 import { evictionSelect, scalarStatements, sqliteDdl, tableNames, type RecordRow, type TableNames } from "./sqlite-schema.js";
 import type { ScalarStore, ScalarStoreCapabilities, TableLenConfig } from "./types.js";
 
-export interface SqliteScalarStoreOptions {
+export interface SqliteScalarStoreOptions extends ReportRetentionOptions {
   /** Database file (parent directories are created), or ":memory:" for a throwaway store. */
   path: string;
   /** Prefix of every table name. Default "semcache_". */
@@ -42,7 +44,7 @@ const DEFAULT_RECENT_RECORDS = 4096;
 const BATCH_ROWS = 128;
 
 /** Prepared statements and transactions of one open database: built once, reused by every call. */
-function prepare(db: BetterSqlite3.Database, tables: TableNames) {
+function prepare(db: BetterSqlite3.Database, tables: TableNames, maxReports: number) {
   const sql = scalarStatements(tables);
   const s = Object.fromEntries(Object.entries(sql).map(([name, text]) => [name, db.prepare(text)])) as Statements;
   for (const name of ["count", "countReports", "expiredIds", "sessionsOf"] as const) s[name].pluck();
@@ -105,17 +107,23 @@ function prepare(db: BetterSqlite3.Database, tables: TableNames) {
     }),
     markDeleted: db.transaction(markDeleted),
     purge: db.transaction((): number => {
+      s.purgeReports.run();
       s.purgeSessions.run();
       s.purgeDeps.run();
       return s.purgeQuestions.run().changes;
     }),
     touch: db.transaction((hits: readonly Hit[]) => inBatches("touchMany", hits, ({ id, at, count }) => [id, at, count])),
-    addReports: db.transaction((rows: readonly ReportRow[]) =>
+    addReports: db.transaction((rows: readonly ReportRow[]) => {
       inBatches("addReportMany", rows, (r) => [
         r.userQuestion, r.cacheQuestionId, r.cacheQuestion, r.cacheAnswer,
         r.similarity, r.cacheDeltaTime, r.cacheTime, r.extra ?? null,
-      ]),
-    ),
+      ]);
+      s.trimReports.run(maxReports);
+    }),
+    clear: db.transaction(() => {
+      s.clear.run();
+      s.clearReports.run();
+    }),
   };
 }
 
@@ -168,6 +176,15 @@ function startCheckpointer(db: BetterSqlite3.Database, path: string, busyTimeout
   };
 }
 
+/**
+ * Creates the database file readable by its owner only, before SQLite opens it: SQLite gives the WAL and
+ * shared-memory files the database file's permissions. An existing file keeps the mode it has.
+ */
+function createPrivateFile(path: string): void {
+  makePrivateDirSync(dirname(path));
+  closeSync(openSync(path, "a", PRIVATE_FILE_MODE));
+}
+
 interface Checkpointer {
   /** Closes its connection and ends the thread (at once if it has ended already). */
   close(): Promise<void>;
@@ -186,6 +203,9 @@ export class SqliteScalarStore implements ScalarStore {
   private readonly tables: TableNames;
   private readonly busyTimeout: number;
   private readonly recent: RecentRecords;
+  private readonly maxReports: number;
+  /** Rows were removed since the last flush: their old pages may still be in the WAL. */
+  private removedSinceFlush = false;
   private conn?: Connection;
   private checkpointer?: Checkpointer;
   private opening?: Promise<void>;
@@ -205,6 +225,7 @@ export class SqliteScalarStore implements ScalarStore {
     this.path = options.path;
     this.busyTimeout = busyTimeout;
     this.recent = new RecentRecords(recentRecords);
+    this.maxReports = resolveMaxReports("sqlite scalar store", options.maxReports);
     this.tables = tableNames(options.tablePrefix ?? "semcache_");
     this.tableLen = resolveTableLen(options.tableLenConfig);
     this.capabilities = Object.freeze({ persistent: options.path !== ":memory:", shared: false });
@@ -223,7 +244,7 @@ export class SqliteScalarStore implements ScalarStore {
       "better-sqlite3",
       "The sqlite scalar store",
     );
-    if (this.capabilities.persistent) mkdirSync(dirname(this.path), { recursive: true });
+    if (this.capabilities.persistent) createPrivateFile(this.path);
     let db: BetterSqlite3.Database;
     try {
       db = new Database(this.path, { timeout: this.busyTimeout });
@@ -234,10 +255,13 @@ export class SqliteScalarStore implements ScalarStore {
     try {
       db.pragma("journal_mode = WAL");
       db.pragma("synchronous = NORMAL");
+      // Deleted rows are overwritten with zeros (free pages too), so a removed question or answer cannot be
+      // read back from the file.
+      db.pragma("secure_delete = ON");
       db.transaction(() => {
         for (const statement of sqliteDdl(this.tables)) db.exec(statement);
       }).immediate();
-      this.conn = prepare(db, this.tables);
+      this.conn = prepare(db, this.tables, this.maxReports);
       if (this.capabilities.persistent) this.checkpointer = startCheckpointer(db, this.path, this.busyTimeout);
     } catch (error) {
       db.close();
@@ -309,12 +333,15 @@ export class SqliteScalarStore implements ScalarStore {
   }
 
   async purgeDeleted(): Promise<number> {
-    return this.write("purgeDeleted", (c) => c.purge.immediate());
+    const purged = this.write("purgeDeleted", (c) => c.purge.immediate());
+    if (purged > 0) this.removedSinceFlush = true;
+    return purged;
   }
 
   async clear(): Promise<void> {
     this.recent.clear();
-    this.write("clear", ({ s }) => s.clear.run());
+    this.write("clear", (c) => c.clear.immediate());
+    this.removedSinceFlush = true;
   }
 
   async embeddingsAfter(afterId: number, limit: number): Promise<Array<{ id: number; embedding: Float32Array }>> {
@@ -358,16 +385,22 @@ export class SqliteScalarStore implements ScalarStore {
   }
 
   async addReports(rows: readonly ReportRow[]): Promise<void> {
-    if (rows.length > 0) this.run("addReports", (c) => c.addReports.immediate(rows));
+    if (rows.length > 0 && this.maxReports > 0) this.run("addReports", (c) => c.addReports.immediate(rows));
   }
 
   async countReports(): Promise<number> {
     return this.run("countReports", ({ s }) => s.countReports.get() as number);
   }
 
-  /** Commits are already durable against a process crash; a checkpoint also moves the WAL into the file. */
+  /**
+   * Commits are already durable against a process crash; a checkpoint also moves the WAL into the file. After
+   * rows were removed the checkpoint truncates the WAL, which still holds their pages as they were before (it
+   * waits up to busyTimeout for readers of other connections; the WAL is kept if they do not finish).
+   */
   async flush(): Promise<void> {
-    this.run("flush", ({ db }) => db.pragma("wal_checkpoint(PASSIVE)"));
+    const mode = this.removedSinceFlush ? "TRUNCATE" : "PASSIVE";
+    this.run("flush", ({ db }) => db.pragma(`wal_checkpoint(${mode})`));
+    this.removedSinceFlush = false;
   }
 
   async close(): Promise<void> {

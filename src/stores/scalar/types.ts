@@ -63,9 +63,12 @@ export interface ScalarStore {
   expire(createdBefore: number): Promise<number[]>;
   /** Marks the given records deleted (hidden at once). */
   markDeleted(ids: readonly number[]): Promise<void>;
-  /** Physically removes deleted records (and their session links); returns how many. */
+  /**
+   * Physically removes deleted records with their session links, deps and report rows (nothing of a removed
+   * entry is left for a reader of the files or tables); returns how many.
+   */
   purgeDeleted(): Promise<number>;
-  /** Marks every record deleted. */
+  /** Marks every record deleted and removes every report row (they all name a removed entry). */
   clear(): Promise<void>;
   /** Live records with id > afterId that have an embedding, ascending by id, at most `limit`. */
   embeddingsAfter(afterId: number, limit: number): Promise<Array<{ id: number; embedding: Float32Array }>>;
@@ -81,12 +84,15 @@ export interface ScalarStore {
   /** Removes every link of a session; returns how many. */
   deleteSession(session: string): Promise<number>;
 
-  /** Appends report rows (hits). */
+  /** Appends report rows (hits), then deletes the oldest beyond the store's `maxReports` (see report-retention.ts). */
   addReports(rows: readonly ReportRow[]): Promise<void>;
   /** Number of report rows (for tests and stats). */
   countReports(): Promise<number>;
 
-  /** Makes everything written so far durable (file stores: write the file; WAL: checkpoint). */
+  /**
+   * Makes everything written so far durable (file stores: write the file; WAL: checkpoint). After a purge or a
+   * clear, file stores also drop the removed rows' old copies (SQLite: a truncating checkpoint of the WAL).
+   */
   flush(): Promise<void>;
   close(): Promise<void>;
 }

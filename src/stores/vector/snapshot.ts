@@ -3,10 +3,11 @@
  * renames a small manifest naming that generation into place (the one atomic step), then removes older
  * generations. A crash at any point leaves a manifest that names complete data: the previous save or this one.
  */
-import { mkdir, open, readFile, readdir, rm, stat } from "node:fs/promises";
+import { open, readFile, readdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../core/atomic-file.js";
 import { StoreError } from "../../core/errors.js";
+import { makePrivateDir, makeTreePrivate } from "../../core/private-files.js";
 
 const MANIFEST = "manifest.json";
 const DATA_PREFIX = "data-";
@@ -83,11 +84,13 @@ export async function writeSnapshot<M>(
   writeData: (dataPath: string) => Promise<void>,
 ): Promise<number> {
   try {
-    await mkdir(dir, { recursive: true });
+    await makePrivateDir(dir);
     const generation = ((await readSnapshot<M>(dir, store))?.generation ?? 0) + 1;
     const dataPath = join(dir, dataName(generation));
     await rm(dataPath, { recursive: true, force: true });
     await writeData(dataPath);
+    // Index libraries create their files with their own modes.
+    await makeTreePrivate(dataPath);
     await syncTree(dataPath);
 
     const manifest: Manifest<M> = { formatVersion: SNAPSHOT_FORMAT_VERSION, generation, meta };
