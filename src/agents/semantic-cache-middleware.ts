@@ -7,7 +7,7 @@ import { absorbFault, putAnswer, type RequestOptions } from "../core/pipeline.js
 import type { Session } from "../core/session.js";
 import type { CacheRequest } from "../core/types.js";
 import { CacheSource, checkDataDir, checkThreshold, ownCache } from "../langchain/cache-source.js";
-import { identifiesItself, modelSettings, runWithOutcome, splitCallOptions, type DescribedModel } from "../langchain/call-options.js";
+import { isUnresolvedModel, modelSettings, runWithOutcome, splitCallOptions, type DescribedModel } from "../langchain/call-options.js";
 import { messageFromHit, storableAnswer } from "../langchain/chat-answers.js";
 import { chatRequest, toolSettingsDigest, withoutToolSettings } from "../langchain/chat-key.js";
 import { markedMessage, SEARCH_ONLY_MISS_MARKER, SHARED_MARKER } from "../langchain/messages.js";
@@ -86,14 +86,12 @@ function isDescribedModel(model: unknown): model is DescribedModel {
  */
 async function requestFor(call: ModelCall, shareAcrossContexts: boolean): Promise<CacheRequest | undefined> {
   const model = await modelOf(call);
-  if (call.responseFormat !== undefined || !isDescribedModel(model)) return undefined;
+  if (call.responseFormat !== undefined || !isDescribedModel(model) || isUnresolvedModel(model)) return undefined;
   const systemMessage = call.systemMessage ?? (call.systemPrompt ? new SystemMessage(call.systemPrompt) : undefined);
   const system = systemMessage && systemMessage.text !== "" ? [systemMessage] : [];
   const settings = call.modelSettings ?? {};
   const tools = toolSettingsDigest({ tools: call.tools, tool_choice: call.toolChoice }, settings);
-  const described = modelSettings(model, withoutToolSettings(settings));
-  if (!identifiesItself(model, described)) return undefined;
-  return chatRequest([...system, ...call.messages], described, tools, shareAcrossContexts);
+  return chatRequest([...system, ...call.messages], modelSettings(model, withoutToolSettings(settings)), tools, shareAcrossContexts);
 }
 
 /**
@@ -101,8 +99,8 @@ async function requestFor(call: ModelCall, shareAcrossContexts: boolean): Promis
  * is resolved as it resolves itself for the run (its configurable fields included), so each keys as itself.
  */
 async function modelOf(call: ModelCall): Promise<unknown> {
-  const named = call.model as { _getModelInstance?: (config: object) => Promise<unknown> } | null;
-  if (typeof named?._getModelInstance !== "function") return call.model;
+  if (!isUnresolvedModel(call.model)) return call.model;
+  const named = call.model as { _getModelInstance(config: object): Promise<unknown> };
   return named._getModelInstance({ configurable: call.runtime?.configurable ?? {} });
 }
 

@@ -19,7 +19,7 @@ import { warmMessages, type WarmPair } from "./warm.js";
 import {
   CACHE_CALL_KEYS,
   checkTemperatureSkip,
-  identifiesItself,
+  isUnresolvedModel,
   modelCallConfig,
   modelSettings,
   runWithOutcome,
@@ -298,10 +298,9 @@ export class CachedChatModel<M extends BaseChatModelCallOptions = BaseChatModelC
    * does not say which it is (loaded by name).
    */
   private requestFor(messages: BaseMessage[], modelOptions: object): CacheRequest | undefined {
+    if (isUnresolvedModel(this.model)) return undefined;
     const options = modelOptions as Record<string, unknown>;
     const tools = toolSettingsDigest(this.boundTools, options);
-    const settings = modelSettings(this.model, withoutToolSettings(options));
-    if (!identifiesItself(this.model, settings)) return undefined;
-    return chatRequest(messages, settings, tools, this.shareAcrossContexts);
+    return chatRequest(messages, modelSettings(this.model, withoutToolSettings(options)), tools, this.shareAcrossContexts);
   }
 }

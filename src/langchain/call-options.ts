@@ -100,11 +100,11 @@ export function modelSettings(model: DescribedModel, modelOptions: object): Cach
 }
 
 /**
- * True when a model says which model it is. One loaded by name (`initChatModel`, a ConfigurableModel) does not
- * until it is resolved: keyed as it is, every model it may become would share answers.
+ * True for a model loaded by name (`initChatModel`'s ConfigurableModel): it says which model it is only once
+ * resolved for a run, so keyed as it is, every model it may become would share answers.
  */
-export function identifiesItself(model: DescribedModel, settings: CacheRequest): boolean {
-  return Object.keys(model._identifyingParams() ?? {}).length > 0 || settings.model !== undefined;
+export function isUnresolvedModel(model: unknown): boolean {
+  return typeof (model as { _getModelInstance?: unknown } | null)?._getModelInstance === "function";
 }
 
 /**

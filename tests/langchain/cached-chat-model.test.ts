@@ -3,6 +3,7 @@ import { AIMessage, AIMessageChunk, HumanMessage, SystemMessage, ToolMessage, ty
 import type { LLMResult } from "@langchain/core/outputs";
 import { FakeStreamingChatModel } from "@langchain/core/utils/testing";
 import { ChatOpenAI } from "@langchain/openai";
+import { initChatModel } from "langchain";
 import { concatAllQueries, Config, DistanceEvaluation, managerFactory, Session, ValidationError, type CacheInitOptions } from "../../src/index.js";
 import { CachedChatModel } from "../../src/langchain/cached-chat-model.js";
 import type { SemcacheMarker } from "../../src/langchain/messages.js";
@@ -356,6 +357,14 @@ describe("CachedChatModel with ChatOpenAI", () => {
       expect(markerOf(await ask("https://example.com/dog.png"))).toBeUndefined();
       expect(server.modelCalls()).toBe(2);
     });
+  });
+
+  it("a model loaded by name (initChatModel) passes through uncached: its key would not say which model answered", async () => {
+    const server = await serve();
+    const named = await initChatModel("openai:gpt-4o-mini", { apiKey: "test", configuration: { baseURL: server.baseURL }, useResponsesApi: false, maxRetries: 0 });
+    const model = new CachedChatModel({ model: named as never, cache: await newCache() });
+    for (let i = 0; i < 2; i++) expect(markerOf(await model.invoke(QUESTION))).toBeUndefined();
+    expect(server.modelCalls()).toBe(2);
   });
 
   it("warm() stores pairs in the partition the model's calls read, each in its context", async () => {
