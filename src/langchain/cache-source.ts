@@ -1,9 +1,11 @@
 import { Cache } from "../core/cache.js";
-import { NotInitError, ValidationError } from "../core/errors.js";
+import { MissingDependencyError, NotInitError, ValidationError } from "../core/errors.js";
 import { absorbFault } from "../core/pipeline.js";
 import { initSimilarCache } from "../core/similar-cache.js";
 import type { ManagerComponents } from "../manager/factory.js";
+import { FlatIndex } from "../stores/vector/flat.js";
 import { HnswIndex } from "../stores/vector/hnsw.js";
+import type { VectorIndex } from "../stores/vector/types.js";
 
 const WARNING_PREFIX = "[langchain-semcache]";
 
@@ -56,13 +58,30 @@ export class CacheSource {
 }
 
 /** The stores of a cache a LangChain surface builds: in memory (nothing written to disk), or the embedded default in dataDir. */
-export function storage(dataDir: string | undefined): { manager: string | ManagerComponents; dataDir?: string } {
-  return dataDir === undefined ? { manager: { scalar: "memory", vector: new HnswIndex({ dimension: 0 }) } } : { manager: "sqlite,hnswlib", dataDir };
+export function storage(dataDir: string | undefined, vector: VectorIndex = new HnswIndex({ dimension: 0 })): { manager: string | ManagerComponents; dataDir?: string } {
+  return dataDir === undefined ? { manager: { scalar: "memory", vector } } : { manager: "sqlite,hnswlib", dataDir };
+}
+
+/**
+ * The in-memory vector index: hnswlib's, or, where its native module was never built (pnpm without
+ * `approve-builds`, npm 11 without `allowScripts`), the exact plain-JavaScript FlatIndex, with one warning
+ * saying how to get hnswlib back. So one line works on any install.
+ */
+export async function memoryIndex(): Promise<VectorIndex> {
+  const hnsw = new HnswIndex({ dimension: 0 });
+  try {
+    await hnsw.init();
+    return hnsw;
+  } catch (error) {
+    if (!MissingDependencyError.isInstance(error)) throw error;
+    console.warn(`${WARNING_PREFIX} ${error.message} Until then the in-memory cache searches its entries one by one (FlatIndex): exact, about 1 ms a lookup per 1,000 entries.`);
+    return new FlatIndex();
+  }
 }
 
 /** A surface's own cache, built on first use: the offline preset, in memory or in `dataDir`. */
 export function ownCache(dataDir: string | undefined, threshold: number | undefined): () => Promise<Cache> {
-  return () => initSimilarCache({ cache: new Cache(), threshold, ...storage(dataDir) });
+  return async () => initSimilarCache({ cache: new Cache(), threshold, ...storage(dataDir, dataDir === undefined ? await memoryIndex() : undefined) });
 }
 
 export function checkThreshold(surface: string, threshold: unknown): void {

@@ -11,7 +11,7 @@ import { stableStringify } from "../core/keys.js";
 import { absorbFault, putAnswer, runCached, type RequestOptions } from "../core/pipeline.js";
 import type { CacheRequest } from "../core/types.js";
 import { isLangChainVectorStore } from "../stores/vector/kinds.js";
-import { CacheSource, checkDataDir, checkThreshold, ownCache, storage } from "./cache-source.js";
+import { CacheSource, checkDataDir, checkThreshold, memoryIndex, ownCache, storage } from "./cache-source.js";
 import { exactContext, followingTurns, lastHumanTurn, withoutToolCallIds } from "./prompt-key.js";
 import { sanitizeLlmKey } from "./secrets.js";
 import { fromHit, toStoredAnswer } from "./stored-generations.js";
@@ -154,8 +154,12 @@ export class SemanticCache extends BaseCache<Generation[]> {
       throw new ValidationError('SemanticCache.fromEmbeddings: `store` must be a LangChain VectorStore or "scalar,vector" kinds.');
     }
     checkThreshold("SemanticCache", threshold);
-    const stores = typeof store === "string" ? { manager: store, dataDir } : store === undefined ? storage(dataDir) : { ...storage(dataDir), manager: { scalar: dataDir === undefined ? "memory" : "sqlite", vector: store } };
-    return new SemanticCache({ ...rest, cache: () => initSimilarCache({ cache: new Cache(), embedding: embeddings, threshold, ...stores }) });
+    const stores = async () => {
+      if (typeof store === "string") return { manager: store, dataDir };
+      if (store !== undefined) return { ...storage(dataDir), manager: { scalar: dataDir === undefined ? "memory" : "sqlite", vector: store } };
+      return storage(dataDir, dataDir === undefined ? await memoryIndex() : undefined);
+    };
+    return new SemanticCache({ ...rest, cache: async () => initSimilarCache({ cache: new Cache(), embedding: embeddings, threshold, ...(await stores()) }) });
   }
 
   /**

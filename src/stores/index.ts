@@ -10,6 +10,7 @@ export { DEFAULT_TABLE_LEN } from "./scalar/types.js";
 export { DEFAULT_MAX_REPORTS, type ReportRetentionOptions } from "./scalar/report-retention.js";
 export type * from "./scalar/types.js";
 export { HnswIndex, type HnswIndexOptions } from "./vector/hnsw.js";
+export { FlatIndex } from "./vector/flat.js";
 export { LangChainVectorIndex } from "./vector/langchain-bridge.js";
 export { createVectorIndex, isLangChainVectorStore, VECTOR_KINDS, type VectorKind, type VectorIndexParams } from "./vector/kinds.js";
 export { DatabaseVectorIndex, type VectorDatabase } from "./vector/database-index.js";

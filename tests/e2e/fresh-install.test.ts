@@ -1,7 +1,7 @@
 /**
- * A LangChain user's first minutes: the packed package installed with plain `npm install` next to
- * @langchain/core, @langchain/openai and langchain in a new app (from the registry), then loaded with import and
- * require, compiled strictly, and used with one line. Slow (an install from the registry, native builds).
+ * A LangChain user's first minutes: the packed package installed with plain `npm install` (and plain pnpm 10)
+ * next to @langchain/core, @langchain/openai and langchain in a new app (from the registry), then loaded with
+ * import and require, compiled strictly, and used with one line. Slow (installs from the registry, native builds).
  */
 import { copyFileSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,21 +18,31 @@ interface FirstUse {
   reworded: { hit: boolean; score: number } | null;
 }
 
+let packDir: string;
+let tarball: string;
+
+beforeAll(async () => {
+  packDir = mkdtempSync(join(tmpdir(), "semcache-pack-"));
+  tarball = await packPackage(packDir);
+}, INSTALL_TIMEOUT_MS);
+
+afterAll(() => rmSync(packDir, { recursive: true, force: true }));
+
+/** A fresh app with the packed package and LangChain installed by `installer`, and the fixtures copied in. */
+async function freshApp(installer: "npm" | "pnpm", extra: string[] = []): Promise<FreshApp> {
+  const app = await installFreshApp([tarball, ...LANGCHAIN_PACKAGES, ...extra], installer);
+  for (const file of readdirSync(FIXTURES)) copyFileSync(join(FIXTURES, file), join(app.dir, file));
+  return app;
+}
+
 describe("a fresh app installs the packed package with plain npm", () => {
-  let packDir: string;
   let app: FreshApp;
 
   beforeAll(async () => {
-    packDir = mkdtempSync(join(tmpdir(), "semcache-pack-"));
-    const tarball = await packPackage(packDir);
-    app = await installFreshApp([tarball, ...LANGCHAIN_PACKAGES, "typescript@5", "@types/node@20"]);
-    for (const file of readdirSync(FIXTURES)) copyFileSync(join(FIXTURES, file), join(app.dir, file));
+    app = await freshApp("npm", ["typescript@5", "@types/node@20"]);
   }, INSTALL_TIMEOUT_MS);
 
-  afterAll(() => {
-    app?.cleanup();
-    rmSync(packDir, { recursive: true, force: true });
-  });
+  afterAll(() => app?.cleanup());
 
   it("new SemanticCache() as ChatOpenAI's cache answers a repeat and a reworded question, as an ES module", async () => {
     const result = JSON.parse(await app.exec("node", ["first-use.mjs"])) as FirstUse;
@@ -50,5 +60,31 @@ describe("a fresh app installs the packed package with plain npm", () => {
 
   it("its types compile in a strict app with skipLibCheck off and none of the optional packages", async () => {
     await expect(app.exec("npx", ["tsc", "-p", "."])).resolves.toBeDefined();
+  }, 120_000);
+});
+
+describe("a fresh app installs it with plain pnpm 10, which skips the native builds", () => {
+  let app: FreshApp;
+
+  beforeAll(async () => {
+    app = await freshApp("pnpm");
+  }, INSTALL_TIMEOUT_MS);
+
+  afterAll(() => app?.cleanup());
+
+  it("new SemanticCache() still answers a repeat and a reworded question (an exact in-memory index), and says how to build hnswlib", async () => {
+    const { stdout, stderr } = await app.execOutput("node", ["first-use.mjs"]);
+    const result = JSON.parse(stdout) as FirstUse;
+    expect(result.modelCalls).toBe(1);
+    expect(result.repeat).toMatchObject({ hit: true, score: 1 });
+    expect(result.reworded?.hit).toBe(true);
+    expect(stderr).toMatch(/hnswlib-node.*pnpm approve-builds.*FlatIndex/s);
+  }, 120_000);
+
+  it("a cache on disk (dataDir) fails open with the same advice: the model answers", async () => {
+    const { stdout, stderr } = await app.execOutput("node", ["data-dir-use.mjs"]);
+    expect(JSON.parse(stdout)).toEqual({ modelCalls: 2 });
+    expect(stderr).toMatch(/better-sqlite3|hnswlib-node/);
+    expect(stderr).toMatch(/pnpm approve-builds/);
   }, 120_000);
 });

@@ -15,6 +15,7 @@ import { pgvectorDatabase } from "./databases/pgvector.js";
 import { qdrantDatabase } from "./databases/qdrant.js";
 import { redisDatabase } from "./databases/redis.js";
 import { weaviateDatabase } from "./databases/weaviate.js";
+import { FlatIndex } from "./flat.js";
 import { DEFAULT_HNSW_EF, HnswIndex, type HnswIndexOptions } from "./hnsw.js";
 import { LangChainVectorIndex, type LangChainVectorStoreLike } from "./langchain-bridge.js";
 import type { ScoreKind } from "./score-mapping.js";
@@ -24,6 +25,7 @@ import { vectorsOnlyEmbeddings } from "./vectors-only-embeddings.js";
 /** In-process kinds, then vector databases (shared by replicas; see docs/vector-stores.md). */
 export type VectorKind =
   | "hnswlib"
+  | "flat"
   | "langchain-hnswlib"
   | "usearch"
   | "memory"
@@ -134,6 +136,7 @@ const FACTORIES: Record<VectorKind, (params: VectorIndexParams) => VectorIndex> 
       ef: params.ef,
       initialCapacity: params.initialCapacity,
     }),
+  flat: (params) => new FlatIndex({ dimension: params.dimension }),
   "langchain-hnswlib": langchainHnswlib,
   usearch: unsaved("usearch", "@langchain/community/vectorstores/usearch", "USearch"),
   memory: unsaved("memory", "@langchain/classic/vectorstores/memory", "MemoryVectorStore"),
