@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { ValidationError } from "../core/errors.js";
 import { STAGES } from "../core/report.js";
 import type { CacheStats } from "../server/cache-service.js";
+import { isWholeCacheStats, type NamespaceStatsView } from "../server/client.js";
 import { openTarget, TARGET_OPTIONS, TARGET_USAGE } from "./cache-target.js";
 import type { TuneIo } from "./tune.js";
 
@@ -14,7 +15,21 @@ Options:
   --json             print the figures as JSON
 ${TARGET_USAGE}`;
 
-function describe(stats: CacheStats, fromServer: boolean): string {
+/** A tenant's view: its namespace's lookups (a key that works in one namespace sees no store-wide figure). */
+function describeNamespace(stats: NamespaceStatsView): string {
+  const { requests, hits, misses, skips } = stats.cache;
+  const lines = [
+    `namespace       ${stats.namespace || "(the shared default)"}`,
+    `requests        ${requests.toLocaleString("en")}`,
+    `hits            ${hits.toLocaleString("en")}${requests > 0 ? ` (${((100 * hits) / requests).toFixed(1)}%)` : ""}`,
+    `misses          ${misses.toLocaleString("en")}`,
+    `skips           ${skips.toLocaleString("en")}`,
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+function describe(stats: CacheStats | NamespaceStatsView, fromServer: boolean): string {
+  if (!isWholeCacheStats(stats)) return describeNamespace(stats);
   const lines = [`entries         ${stats.entries.toLocaleString("en")}`, `recorded hits   ${stats.recordedHits.toLocaleString("en")}`];
   if (!fromServer) return `${lines.join("\n")}\n`;
   const { requests, hits, misses, skips, errors, savedTokens } = stats.cache;

@@ -1,4 +1,5 @@
 import * as crypto from "node:crypto";
+import { ValidationError } from "./errors.js";
 
 /**
  * A digest in one call. Every request hashes its key: the one-shot `crypto.hash` (Node 20.12+) skips the Hash
@@ -53,22 +54,43 @@ const MEMO_KEY_CHARS = 256;
  */
 export function keyHash(partition: string, text: string): string {
   const joined = `${partition}\u0000${text}`;
-  if (joined.length > MEMO_KEY_CHARS) return digest("sha1", joined, "base64url");
+  if (joined.length > MEMO_KEY_CHARS) return digest("sha1", checkWellFormed(joined), "base64url");
   let hash = recentKeyHashes.get(joined);
   if (hash === undefined) {
-    hash = digest("sha1", joined, "base64url");
+    hash = digest("sha1", checkWellFormed(joined), "base64url");
     if (recentKeyHashes.size >= MEMO_KEYS) recentKeyHashes.clear();
     recentKeyHashes.set(joined, hash);
   }
   return hash;
 }
 
+/** A code unit of a surrogate pair standing alone (with the `u` flag a whole pair is one code point, never matched). */
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
+
+/**
+ * Refuses text with a lone surrogate: UTF-8 has no encoding for one, so the digest would see U+FFFD in its
+ * place, and "a\ud800", "a\udc00" and "a\ufffd" would share one key.
+ */
+function checkWellFormed(text: string): string {
+  if (LONE_SURROGATE.test(text)) throw new ValidationError("The key holds a lone surrogate (a UTF-16 code unit with no pair), which is not Unicode text.");
+  return text;
+}
+
+/** Deepest nesting `stableStringify` accepts: far beyond any real setting, well short of the call stack's limit. */
+export const MAX_STABLE_DEPTH = 128;
+
 /** JSON with object keys sorted, so equal settings give equal partitions whatever their key order. */
 export function stableStringify(value: unknown): string {
+  return stable(value, 0);
+}
+
+function stable(value: unknown, depth: number): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map(stableStringify).join(",")}]`;
+  // Recursion would overflow the stack on a value nested thousands deep (a crafted request body).
+  if (depth >= MAX_STABLE_DEPTH) throw new ValidationError(`A value nests deeper than ${MAX_STABLE_DEPTH} levels.`);
+  if (Array.isArray(value)) return `[${value.map((item) => stable(item, depth + 1)).join(",")}]`;
   const entries = Object.entries(value as Record<string, unknown>)
     .filter(([, v]) => v !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(",")}}`;
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stable(v, depth + 1)}`).join(",")}}`;
 }

@@ -12,7 +12,10 @@ import { packageVersion } from "../core/package-version.js";
 import { Authenticator, type Caller } from "./auth.js";
 import { handleClientError, handleError } from "./errors.js";
 import { installHooks } from "./hooks.js";
+import { installJsonParser } from "./json-body.js";
+import { installHostGuard } from "./loopback-host.js";
 import { Metrics } from "./metrics.js";
+import { NamespaceStats } from "./namespace-stats.js";
 import { cacheRoutes } from "./routes/cache.js";
 import { chatRoutes } from "./routes/chat.js";
 import { mapRoutes } from "./routes/map.js";
@@ -40,6 +43,12 @@ export interface BuildServerOptions {
    * available either way as `app.swagger()`.
    */
   docs?: boolean;
+}
+
+/** The namespaces the settings name (keys' and server.namespaces): their lookups are always counted. */
+function configuredNamespaces(settings: ServerSettings): string[] {
+  const bound = [...settings.keys.values()].flatMap((key) => (key.namespace === undefined ? [] : [key.namespace]));
+  return [...bound, ...(settings.namespaces ?? [])];
 }
 
 /** The package's version, for the OpenAPI description. */
@@ -82,12 +91,15 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     settings,
     auth: new Authenticator(settings),
     metrics: new Metrics(),
+    namespaceStats: new NamespaceStats(configuredNamespaces(settings)),
     closing: false,
   };
   app.decorate("semcache", state);
   app.decorateRequest("caller", null as unknown as Caller);
 
   app.setErrorHandler(handleError);
+  installHostGuard(app, settings);
+  installJsonParser(app);
   installHooks(app, state);
   if (options.closeCache) app.addHook("onClose", async () => cache.close());
 

@@ -1,7 +1,9 @@
 /**
  * Who is calling: the bearer key (when keys are configured) and the namespace the request reads and writes.
- * A key bound to a namespace only ever sees that namespace; an unbound key (or any caller when no key is
- * configured) picks one with `x-semcache-namespace`, or uses the shared default (no namespace).
+ * A key bound to a namespace only ever sees that namespace; an admin key bound to none (or any caller when
+ * no key is configured) picks one with `x-semcache-namespace`, or uses the shared default (no namespace). A
+ * non-admin key bound to none works in the shared default only: were it free to name any namespace, every
+ * tenant's entries would be open to it.
  */
 import { createHash } from "node:crypto";
 import type { FastifyRequest } from "fastify";
@@ -36,6 +38,11 @@ export function bearerToken(header: string | string[] | undefined): string | und
   return typeof header === "string" ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
 }
 
+/** True for a caller who sees the whole server (every namespace's figures): what `global` access asks for. */
+export function seesEveryNamespace(caller: Caller): boolean {
+  return caller.admin && caller.namespace === undefined;
+}
+
 /** Keys are looked up by hash, so a lookup's timing says nothing about a key's characters. */
 function digest(key: string): string {
   return createHash("sha256").update(key).digest("base64");
@@ -64,6 +71,9 @@ export class Authenticator {
     const namespace = key?.namespace ?? asked;
     if (key?.namespace !== undefined && asked !== undefined && asked !== key.namespace) {
       throw new HttpProblem("SEMCACHE_FORBIDDEN", `This key is bound to namespace "${key.namespace}".`);
+    }
+    if (key && key.namespace === undefined && !key.admin && asked !== undefined) {
+      throw new HttpProblem("SEMCACHE_FORBIDDEN", "This key is bound to no namespace and is not an admin key: it works in the shared default namespace only (send no x-semcache-namespace).");
     }
     if (namespace !== undefined && this.settings.namespaces && !this.settings.namespaces.has(namespace)) {
       throw new HttpProblem("SEMCACHE_FORBIDDEN", `Namespace "${namespace}" is not one of server.namespaces.`);

@@ -40,6 +40,21 @@ export interface CacheStats {
   [more: string]: unknown;
 }
 
+/** U+0000, or a surrogate with no pair (with the `u` flag, a whole pair is one code point, never matched). */
+// eslint-disable-next-line no-control-regex -- U+0000 is the character refused
+const UNSTORABLE = /[\u0000\ud800-\udfff]/u;
+
+/**
+ * Refuses text no store can keep as sent: PostgreSQL refuses U+0000 (which would surface as a store outage),
+ * and UTF-8 cannot encode a lone surrogate (two different prompts would become one key). The JSON routes
+ * refuse both in the body already (json-body.ts); this covers the plain map and in-process calls.
+ */
+export function checkStorableText(field: string, text: string): void {
+  if (UNSTORABLE.test(text)) {
+    throw new ValidationError(`${field} holds U+0000 or a lone surrogate (\\ud800-\\udfff with no pair): neither can be stored.`);
+  }
+}
+
 function exported(record: CacheRecord): ExportedEntry {
   const entry: ExportedEntry = { question: record.question, answer: record.answer, create_on: record.createOn, hit_count: record.hitCount };
   if (record.answerType !== "str") entry.answer_type = record.answerType;
@@ -55,11 +70,13 @@ export class CacheService {
   /** A prompt longer than the question column can be neither stored nor matched: ValueTooLongError (413). */
   checkPrompt(prompt: string): void {
     if (typeof prompt !== "string" || prompt.length === 0) throw new ValidationError("prompt must be a non-empty string.");
+    checkStorableText("prompt", prompt);
     checkLength("question_question", prompt, this.cache.dataManager.scalar.tableLen);
   }
 
   async put(prompt: string, answer: string, namespace?: string): Promise<void> {
     this.checkPrompt(prompt);
+    if (typeof answer === "string") checkStorableText("answer", answer);
     await put(prompt, answer, { cacheObj: this.cache, partition: namespaceFields(namespace) });
   }
 
@@ -83,6 +100,10 @@ export class CacheService {
   /** Stores pairs in one transaction (batch embedded); returns how many. */
   async importPairs(pairs: readonly QuestionAnswer[], namespace?: string): Promise<number> {
     if (!Array.isArray(pairs)) throw new ValidationError("pairs must be a list of { question, answer }.");
+    pairs.forEach((pair, i) => {
+      if (typeof pair?.question === "string") checkStorableText(`pairs[${i}].question`, pair.question);
+      if (typeof pair?.answer === "string") checkStorableText(`pairs[${i}].answer`, pair.answer);
+    });
     const restoring = pairs.some((pair) => pair?.partition);
     if (restoring && namespace !== undefined) {
       throw new ValidationError("Pairs with a partition from an export are restored into it (it names its namespace): import them without a namespace.");

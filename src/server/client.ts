@@ -10,6 +10,20 @@ import { cache as globalCache, type Cache } from "../core/cache.js";
 import { ERROR_CODES, HttpError, SemcacheError, ValidationError, type SemcacheErrorCode } from "../core/errors.js";
 import { NAMESPACE_HEADER } from "./auth.js";
 import { CacheService, type CacheStats, type ExportedEntry, type QuestionAnswer } from "./cache-service.js";
+import type { LookupCounts } from "./namespace-stats.js";
+
+/** What /stats gives a key that works in one namespace: that namespace's lookups, counted since the server started. */
+export interface NamespaceStatsView {
+  namespace: string;
+  uptimeSeconds: number;
+  cache: LookupCounts;
+  map: LookupCounts;
+}
+
+/** True for the whole cache's figures (an admin's view, or in process). */
+export function isWholeCacheStats(stats: CacheStats | NamespaceStatsView): stats is CacheStats {
+  return typeof (stats as Partial<CacheStats>).entries === "number";
+}
 import { isNamespaceName } from "./server-config.js";
 
 export interface CacheClientOptions {
@@ -187,8 +201,12 @@ export class CacheClient {
   }
 
   /** The cache's report and entry count (the server's /stats). */
-  async stats(): Promise<CacheStats> {
-    return this.http ? this.http.call<CacheStats>("GET", "/stats") : this.local.stats();
+  /**
+   * The cache's figures. A key that works in one namespace (bound to it, or not an admin) gets that namespace's
+   * lookups only (`NamespaceStatsView`); an admin key, or a server with no keys, the whole cache's.
+   */
+  async stats(): Promise<CacheStats | NamespaceStatsView> {
+    return this.http ? this.http.call<CacheStats | NamespaceStatsView>("GET", "/stats") : this.local.stats();
   }
 
   /** Closes kept-alive connections (HTTP); in process, nothing to do (the cache is the caller's). */

@@ -6,12 +6,12 @@
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
-import { SemcacheError } from "../core/errors.js";
+import { ERROR_CODES, SemcacheError } from "../core/errors.js";
 
 export const SERVER_ERROR_CODES = {
   SEMCACHE_BAD_REQUEST: { statusCode: 400, description: "The request is malformed at the HTTP level (a header, the URL, the body's length)." },
   SEMCACHE_UNAUTHORIZED: { statusCode: 401, description: "The bearer API key is missing or unknown." },
-  SEMCACHE_FORBIDDEN: { statusCode: 403, description: "The key may not do this: an admin-only operation, or another namespace." },
+  SEMCACHE_FORBIDDEN: { statusCode: 403, description: "The key may not do this: an admin-only operation, or another namespace; or, with no API keys, the Host is not a loopback name." },
   SEMCACHE_NOT_FOUND: { statusCode: 404, description: "No route has this path, or (GET /?prompt=) no answer is stored for the prompt." },
   SEMCACHE_METHOD_NOT_ALLOWED: { statusCode: 405, description: "The path exists, but not with this method (the Allow header lists the methods)." },
   SEMCACHE_TIMEOUT: { statusCode: 408, description: "The client did not send the whole request in time (limits.request_timeout_ms)." },
@@ -56,11 +56,26 @@ const FASTIFY_CODES: Record<string, { code: string; message?: string }> = {
   FST_ERR_BAD_URL: { code: "SEMCACHE_BAD_REQUEST" },
 };
 
+/** `scheme://user:password@` in a message: a connection string's credentials. */
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi;
+
+/**
+ * What a client is told of a cache error. A fault of the server's own parts (a store outage, a missing
+ * package: 5xx) is described by its code alone, since its message may name the database, its host or its
+ * user; the log has the message. A 4xx message is about the request, and credentials are cut from it anyway.
+ */
+function clientMessage(error: SemcacheError): string {
+  if (error.statusCode >= 500 && error.code in ERROR_CODES) {
+    return `${ERROR_CODES[error.code].description} The server log has the details.`;
+  }
+  return error.message.replace(URL_CREDENTIALS, "$1***@");
+}
+
 /** Status and body for any error a request ran into. Unknown errors are 500s: bugs, logged by the caller. */
 export function describeError(error: unknown): { status: number; body: ErrorBody; headers?: Record<string, string> } {
   const body = (code: string, message: string) => ({ error: { code, message } });
   if (error instanceof HttpProblem) return { status: error.statusCode, body: body(error.code, error.message), headers: error.headers };
-  if (SemcacheError.isInstance(error)) return { status: error.statusCode, body: body(error.code, error.message) };
+  if (SemcacheError.isInstance(error)) return { status: error.statusCode, body: body(error.code, clientMessage(error)) };
   const e = error as Partial<FastifyError> & { validation?: unknown };
   if (e.validation) {
     // Fastify's message names the field: "body/prompt must be string", "querystring must have required property 'prompt'".

@@ -1,6 +1,6 @@
 /** langchain-semcache/server: the HTTP server (a Fastify app) and its client. */
 export { buildServer, type BuildServerOptions } from "./app.js";
-export { CacheClient, type CacheClientOptions } from "./client.js";
+export { CacheClient, isWholeCacheStats, type CacheClientOptions, type NamespaceStatsView } from "./client.js";
 export { CacheService, type CacheStats, type ExportedEntry, type QuestionAnswer } from "./cache-service.js";
 export { openServerCache, readConfigFile, ensureNamespaceKey, NAMESPACE_KEY, MAP_KEY, type ServerCacheOptions } from "./server-cache.js";
 export {

@@ -5,6 +5,7 @@
  */
 import type { Cache } from "../core/cache.js";
 import { STAGES } from "../core/report.js";
+import type { LookupCounts, NamespaceCounts } from "./namespace-stats.js";
 
 /** Upper bounds (seconds) of the request latency histogram: a hit takes well under a millisecond, a model call seconds. */
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -116,4 +117,25 @@ export class Metrics {
       family("process_start_time_seconds", "gauge", "Start time of the process since the Unix epoch, in seconds.", [`process_start_time_seconds ${Math.floor(performance.timeOrigin / 1000)}`]),
     ].join("");
   }
+}
+
+/**
+ * The exposition text a key working in one namespace reads: that namespace's lookups only, under the
+ * cache counters' names with a `namespace` label ("" for the shared default). No HTTP, store or process
+ * figures: those add up every tenant's traffic.
+ */
+export function renderNamespace(namespace: string | undefined, counts: NamespaceCounts): string {
+  const counter = (name: string, help: string, read: (c: LookupCounts) => number) =>
+    family(
+      name,
+      "counter",
+      help,
+      (["main", "map"] as const).map((cache) => `${name}{${labels({ cache, namespace: namespace ?? "" })}} ${read(counts[cache])}`),
+    );
+  return [
+    counter("semcache_cache_requests_total", "Lookups of this namespace.", (c) => c.requests),
+    counter("semcache_cache_hits_total", "Lookups of this namespace answered from a cache.", (c) => c.hits),
+    counter("semcache_cache_misses_total", "Lookups of this namespace that found no answer.", (c) => c.misses),
+    counter("semcache_cache_skips_total", "Requests of this namespace that did not read the cache.", (c) => c.skips),
+  ].join("");
 }

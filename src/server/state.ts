@@ -3,6 +3,7 @@ import type { Cache } from "../core/cache.js";
 import type { Access, Authenticator, Caller } from "./auth.js";
 import type { CacheService } from "./cache-service.js";
 import type { Metrics } from "./metrics.js";
+import type { NamespaceStats } from "./namespace-stats.js";
 import type { ServerSettings } from "./server-config.js";
 
 export interface ServerState {
@@ -15,6 +16,8 @@ export interface ServerState {
   settings: ServerSettings;
   auth: Authenticator;
   metrics: Metrics;
+  /** Lookups per namespace: what a key working in one namespace reads from /stats and /metrics. */
+  namespaceStats: NamespaceStats;
   /** True once the app is closing: new requests get 503. */
   closing: boolean;
 }

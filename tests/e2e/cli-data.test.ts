@@ -22,7 +22,7 @@ describe("semcache import, export and stats", () => {
   beforeEach(() => {
     dir = tempDir("semcache-cli-");
     // Exact match keeps these tests quick; the semantic preset is covered by serve.test.ts.
-    config = file("config.yaml", `embedding: string\nstorage_config:\n  data_dir: ${join(dir.path, "data")}\nserver:\n  api_keys: [admin]\n`);
+    config = file("config.yaml", `embedding: string\nstorage_config:\n  data_dir: ${join(dir.path, "data")}\nserver:\n  api_keys: [admin, { key: team-key, namespace: team }]\n`);
   });
   afterEach(async () => {
     for (const cli of running.splice(0)) {
@@ -114,6 +114,12 @@ describe("semcache import, export and stats", () => {
     expect(stats.stdout).toMatch(/^data +\d+ +[\d.]+$/m);
     const exported = await runCli(["export", "--url", server.url, "--key", "admin"]);
     expect(exported.stdout.trim().split("\n")).toHaveLength(3);
+    // A tenant's key sees its namespace's lookups only, never the store's totals.
+    const tenant = await runCli(["stats", "--url", server.url, "--key", "team-key"]);
+    expect(tenant.code).toBe(0);
+    expect(tenant.stdout).toMatch(/^namespace +team$/m);
+    expect(tenant.stdout).toMatch(/^requests +0$/m);
+    expect(tenant.stdout).not.toMatch(/^entries/m);
     const refused = await runCli(["stats", "--url", server.url, "--key", "wrong"]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/answered 401 SEMCACHE_UNAUTHORIZED: Unknown API key/);

@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EmbeddingFunction, EmbeddingInput } from "../../src/embeddings/types.js";
+import type { CacheStats } from "../../src/server/cache-service.js";
+import { isWholeCacheStats, type NamespaceStatsView } from "../../src/server/client.js";
 
 /** A fresh temporary folder, removed by the returned cleanup. */
 export function tempDir(prefix = "semcache-test-"): { path: string; cleanup: () => void } {
@@ -44,4 +46,10 @@ export function countingModel(answer: (prompt: string) => string = (p) => `answe
     },
   };
   return model;
+}
+
+/** The whole cache's figures from CacheClient.stats() (an admin's view, or in process); fails on a tenant's view. */
+export function wholeStats(stats: CacheStats | NamespaceStatsView): CacheStats {
+  if (!isWholeCacheStats(stats)) throw new Error(`expected the whole cache's figures, got namespace "${stats.namespace}"'s`);
+  return stats;
 }

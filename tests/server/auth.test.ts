@@ -1,16 +1,8 @@
 import { Cache, DistanceEvaluation, managerFactory } from "../../src/index.js";
 import { BagOfWordsEmbedding, tempDir } from "../helpers/fixtures.js";
-import { exactApp, expectErrorBody, serve, type Served } from "./helpers.js";
+import { exactApp, expectErrorBody, serve, TENANT_KEYS, type Served } from "./helpers.js";
 
-const KEYS = {
-  apiKeys: [
-    "admin-key",
-    { key: "tenant-a-key", namespace: "tenant-a" },
-    { key: "tenant-b-key", namespace: "tenant-b" },
-    { key: "reader-key" },
-    { keyEnv: "SEMCACHE_TEST_KEY", namespace: "tenant-a", admin: true },
-  ],
-};
+const KEYS = { apiKeys: [...TENANT_KEYS, { keyEnv: "SEMCACHE_TEST_KEY", namespace: "tenant-a", admin: true }] };
 const env = { SEMCACHE_TEST_KEY: "from-the-environment" };
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 

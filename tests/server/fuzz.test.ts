@@ -1,4 +1,5 @@
 import { startFakeOpenAI, type FakeOpenAIServer } from "../../src/testing/index.js";
+import { MAX_JSON_DEPTH } from "../../src/server/json-body.js";
 import { exactApp, expectErrorBody, type Call, type Served } from "./helpers.js";
 
 /** A small seeded generator (mulberry32), so a failure can be replayed from its seed. */
@@ -20,7 +21,7 @@ const ROUTES = ["/put", "/get", "/flush", "/import", "/", "/?prompt=fuzz", "/v1/
 // Mostly POST, so most bodies reach the routes that read them.
 const METHODS = ["POST", "POST", "POST", "POST", "POST", "GET", "PUT", "PUT", "DELETE", "PATCH", "OPTIONS"];
 const TYPES = ["application/json", "application/json; charset=utf-8", "text/plain", "application/x-www-form-urlencoded", "application/octet-stream", "image/png", "nonsense", undefined];
-const STRINGS = ["", "p", "What is the capital of France?", "ünïcödé ☕ \u0000 \ud83d\ude00", "x".repeat(3001), "<script>", "null", "{}", "\\", '"'];
+const STRINGS = ["", "p", "What is the capital of France?", "ünïcödé ☕ \u0000 \ud83d\ude00", "x".repeat(3001), "<script>", "null", "{}", "\\", '"', "lone \ud800", "\udfff first"];
 
 type Rng = ReturnType<typeof random>;
 
@@ -41,6 +42,21 @@ function value(rng: Rng, depth: number): unknown {
       return Object.fromEntries(Array.from({ length: rng.int(5) }, () => [rng.pick(keys), value(rng, depth + 1)]));
     }
   }
+}
+
+/** A real shape with a value nested up to 20,000 deep (arrays, objects, or both) in one of its slots. */
+function deep(rng: Rng): string {
+  const depth = rng.pick([MAX_JSON_DEPTH - 2, MAX_JSON_DEPTH + 1, 1000, 5000, 20_000]);
+  const [open, close] = rng.pick([["[", "]"], ['{"a":', "}"], ['[{"content":', "}]"]]);
+  const value = `${open.repeat(depth)}${JSON.stringify(rng.pick(STRINGS))}${close.repeat(depth)}`;
+  const slots = [
+    (v: string) => `{"prompt":${v},"answer":"a"}`,
+    (v: string) => `{"pairs":[{"question":"q","answer":${v}}]}`,
+    (v: string) => `{"model":"gpt-4o","messages":[{"role":"user","content":${v}}]}`,
+    (v: string) => `{"model":"gpt-4o","messages":[{"role":"user","content":"hi"}],"temperature":${v},"cache_obj":${v}}`,
+    (v: string) => v,
+  ];
+  return rng.pick(slots)(value);
 }
 
 /** A body that is often nearly right: the real shapes with one field off, plus raw garbage and cut-off JSON. */
@@ -86,9 +102,8 @@ describe("fuzz: random requests", () => {
     await upstream.close();
   });
 
-  it("answers each of 3,000 with a well-formed 2xx or 4xx, and keeps serving", async () => {
-    const rng = random(20261122);
-    const requests = Array.from({ length: 3000 }, () => request(rng));
+  /** Sends requests 8 at a time; returns the statuses seen and every answer that is a 5xx or malformed. */
+  async function sendAll(requests: Call[]): Promise<{ statuses: Map<number, number>; failures: string[] }> {
     const statuses = new Map<number, number>();
     const failures: string[] = [];
     for (let start = 0; start < requests.length; start += 8) {
@@ -108,13 +123,36 @@ describe("fuzz: random requests", () => {
         }),
       );
     }
+    return { statuses, failures };
+  }
+
+  async function expectStillServing(): Promise<void> {
+    expect((await server.call({ method: "GET", url: "/healthz" })).statusCode).toBe(200);
+    await server.post("/put", { prompt: "after the storm", answer: "calm" });
+    expect((await server.post("/get", { prompt: "after the storm" })).json().answer).toBe("calm");
+  }
+
+  it("answers each of 5,000 (NULs and lone surrogates included) with a well-formed 2xx or 4xx, and keeps serving", async () => {
+    const { statuses, failures } = await sendAll(Array.from({ length: 5000 }, ((rng) => () => request(rng))(random(20261122))));
     expect(failures).toEqual([]);
     // The generator reaches both outcomes and several kinds of refusal.
     expect([...statuses.keys()].filter((status) => status < 300).length).toBeGreaterThan(0);
     expect([...statuses.keys()].filter((status) => status >= 400).length).toBeGreaterThanOrEqual(4);
+    await expectStillServing();
+  }, 120_000);
 
-    expect((await server.call({ method: "GET", url: "/healthz" })).statusCode).toBe(200);
-    await server.post("/put", { prompt: "after the storm", answer: "calm" });
-    expect((await server.post("/get", { prompt: "after the storm" })).json().answer).toBe("calm");
+  it("answers each of 1,500 JSON bodies nested up to 20,000 deep, sent to the proxy and the GPTCache routes, with a 4xx (or a 2xx within the limit)", async () => {
+    const rng = random(19);
+    const routes = ["/put", "/get", "/import", "/flush", "/v1/chat/completions", "/v1/chat/completions"];
+    const requests = Array.from({ length: 1500 }, (): Call => ({
+      method: "POST",
+      url: rng.pick(routes),
+      headers: { "content-type": "application/json", authorization: `Bearer sk-${rng.int(3)}` },
+      payload: deep(rng),
+    }));
+    const { statuses, failures } = await sendAll(requests);
+    expect(failures).toEqual([]);
+    expect(statuses.get(400)).toBeGreaterThan(1000);
+    await expectStillServing();
   }, 120_000);
 });

@@ -82,3 +82,6 @@ export function expectErrorBody(body: string, code?: string): void {
   expect(parsed.error).toEqual({ code: expect.stringMatching(/^SEMCACHE_[A-Z_]+$/), message: expect.any(String) });
   if (code) expect(parsed.error.code).toBe(code);
 }
+
+/** Keys of a server with tenants: an admin, two keys bound to a namespace each, and a reader bound to none. */
+export const TENANT_KEYS = ["admin-key", { key: "tenant-a-key", namespace: "tenant-a" }, { key: "tenant-b-key", namespace: "tenant-b" }, { key: "reader-key" }] as const;

@@ -35,7 +35,7 @@ describe("limits and malformed HTTP", () => {
 
   it("answers a client that sends too slowly with 408 and an error body, then keeps serving", async () => {
     // Headers promise 100 bytes; 10 arrive; then nothing.
-    const answer = parse(await raw(server.url, ["POST /get HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n", '{"prompt":', { pauseMs: 1000 }]));
+    const answer = parse(await raw(server.url, ["POST /get HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n", '{"prompt":', { pauseMs: 1000 }]));
     expect(answer.status).toBe(408);
     expectErrorBody(answer.body, "SEMCACHE_TIMEOUT");
     expect((await server.call({ method: "GET", url: "/healthz" })).statusCode).toBe(200);
@@ -45,7 +45,7 @@ describe("limits and malformed HTTP", () => {
     const garbage = parse(await raw(server.url, ["THIS IS NOT HTTP\r\n\r\n"]));
     expect(garbage.status).toBe(400);
     expectErrorBody(garbage.body, "SEMCACHE_BAD_REQUEST");
-    const huge = parse(await raw(server.url, [`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`]));
+    const huge = parse(await raw(server.url, [`GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`]));
     expect(huge.status).toBe(431);
     expectErrorBody(huge.body, "SEMCACHE_HEADERS_TOO_LARGE");
     expect((await server.call({ method: "GET", url: "/healthz" })).statusCode).toBe(200);
@@ -64,7 +64,7 @@ describe("limits and malformed HTTP", () => {
     const slow = await exactServer({ settings: { upstream: { baseURL: upstream.baseURL }, limits: { keepAliveTimeoutMs: 120_000 } } });
     try {
       const body = JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: "slow" }] });
-      const exchange = raw(slow.url, [`POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`]);
+      const exchange = raw(slow.url, [`POST /v1/chat/completions HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`]);
       while (upstream.modelCalls() === 0) await new Promise((resolve) => setTimeout(resolve, 10));
       await slow.app.close();
       const answer = await exchange;

@@ -57,7 +57,9 @@ export function cacheRoutes(app: FastifyInstance): void {
     },
     async (request) => {
       const { prompt } = request.body;
-      return { prompt, answer: await service.get(prompt, request.caller.namespace) };
+      const answer = await service.get(prompt, request.caller.namespace);
+      app.semcache.namespaceStats.record(request.caller.namespace, "main", answer === null ? "MISS" : "HIT");
+      return { prompt, answer };
     },
   );
 

@@ -153,6 +153,7 @@ export function chatRoutes(app: FastifyInstance): void {
       }
       const { result, outcome } = answer;
       state.metrics.observeProxy(outcome.status);
+      state.namespaceStats.record(request.caller.namespace, "main", outcome.status);
       setOutcomeHeaders(reply, outcome);
       if (result === null) throw new HttpProblem("SEMCACHE_NOT_FOUND", "search_only: no cached answer for this request.");
       if (typeof (result as AsyncIterable<unknown>)[Symbol.asyncIterator] !== "function") return reply.type("application/json").send(result);

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from "fastify";
 import { get, put } from "../../core/api.js";
 import { ValidationError } from "../../core/errors.js";
+import { checkStorableText } from "../cache-service.js";
 import { HttpProblem } from "../errors.js";
 import { mapFields } from "../server-cache.js";
 import { errorResponses, security } from "./cache.js";
@@ -39,6 +40,7 @@ export async function mapRoutes(app: FastifyInstance): Promise<void> {
       const answer = typeof request.body === "string" ? request.body : "";
       if (answer.length === 0) throw new ValidationError("The body (the answer) is empty.");
       state.service.checkPrompt(prompt);
+      checkStorableText("The body (the answer)", answer);
       await put(prompt, answer, { cacheObj: state.mapCache, partition: mapFields(request.caller.namespace) });
       return { ok: true };
     },
@@ -61,6 +63,7 @@ export async function mapRoutes(app: FastifyInstance): Promise<void> {
       const { prompt } = request.query;
       state.service.checkPrompt(prompt);
       const answer = await get(prompt, { cacheObj: state.mapCache, partition: mapFields(request.caller.namespace) });
+      state.namespaceStats.record(request.caller.namespace, "map", answer === null ? "MISS" : "HIT");
       if (answer === null) throw new HttpProblem("SEMCACHE_NOT_FOUND", "No answer is stored for this prompt.");
       return reply.type("text/plain; charset=utf-8").send(answer);
     },

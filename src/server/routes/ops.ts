@@ -1,5 +1,11 @@
-/** Operations: GET /healthz (liveness and readiness), /stats (the caches' reports as JSON), /metrics (Prometheus). */
+/**
+ * Operations: GET /healthz (liveness and readiness), /stats (the caches' reports as JSON), /metrics
+ * (Prometheus). The caches' reports and the store's count add up every namespace, so only a caller who sees
+ * every namespace reads them; a key working in one namespace reads that namespace's lookups.
+ */
 import type { FastifyInstance } from "fastify";
+import { seesEveryNamespace } from "../auth.js";
+import { renderNamespace } from "../metrics.js";
 import { errorResponses, security } from "./cache.js";
 
 const stageSchema = { type: "object", properties: { count: { type: "integer" }, totalMs: { type: "number" }, averageMs: { type: "number" } } } as const;
@@ -40,19 +46,36 @@ export function opsRoutes(app: FastifyInstance): void {
       config: { access: "read" },
       schema: {
         summary: "The caches' reports",
-        description: "Counters and per-stage timings of the main cache (/put, /get, the proxy) and of the plain map, plus the live entries.",
+        description:
+          "Counters and per-stage timings of the main cache (/put, /get, the proxy) and of the plain map, plus the live entries. " +
+          "A key working in one namespace (bound to it, or not an admin) gets that namespace's lookups only: `namespace`, `cache` and `map` counts.",
         tags: ["ops"],
         security,
         response: {
           200: {
             type: "object",
-            properties: { entries: { type: "integer" }, recordedHits: { type: "integer" }, uptimeSeconds: { type: "number" }, cache: reportSchema, map: reportSchema },
+            properties: {
+              namespace: { type: "string" },
+              entries: { type: "integer" },
+              recordedHits: { type: "integer" },
+              uptimeSeconds: { type: "number" },
+              cache: reportSchema,
+              map: reportSchema,
+            },
           },
           ...errorResponses,
         },
       },
     },
-    async () => ({ ...(await state.service.stats()), uptimeSeconds: (Date.now() - started) / 1000, map: state.mapCache.report.toJSON() }),
+    async (request) => {
+      const uptimeSeconds = (Date.now() - started) / 1000;
+      const { caller } = request;
+      if (!seesEveryNamespace(caller)) {
+        const counts = state.namespaceStats.of(caller.namespace);
+        return { namespace: caller.namespace ?? "", uptimeSeconds, cache: counts.main, map: counts.map };
+      }
+      return { ...(await state.service.stats()), uptimeSeconds, map: state.mapCache.report.toJSON() };
+    },
   );
 
   app.get(
@@ -61,15 +84,19 @@ export function opsRoutes(app: FastifyInstance): void {
       config: { access: "read" },
       schema: {
         summary: "Prometheus metrics",
-        description: "Text exposition format 0.0.4: requests, hits, misses, latency per stage and per route, entries.",
+        description:
+          "Text exposition format 0.0.4: requests, hits, misses, latency per stage and per route, entries. " +
+          "A key working in one namespace gets that namespace's lookup counters only.",
         tags: ["ops"],
         security,
         response: { 200: { description: "text/plain; version=0.0.4", type: "string" }, ...errorResponses },
       },
     },
-    async (_request, reply) => {
-      const entries = await state.cache.dataManager.count();
-      const text = state.metrics.render({ main: state.cache, map: state.mapCache }, entries);
+    async (request, reply) => {
+      const { caller } = request;
+      const text = seesEveryNamespace(caller)
+        ? state.metrics.render({ main: state.cache, map: state.mapCache }, await state.cache.dataManager.count())
+        : renderNamespace(caller.namespace, state.namespaceStats.of(caller.namespace));
       return reply.type("text/plain; version=0.0.4; charset=utf-8").send(text);
     },
   );
