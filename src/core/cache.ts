@@ -40,6 +40,21 @@ export interface CacheInitOptions {
   onError?: (error: Error) => void;
 }
 
+/** The names `init` takes (checked at compile time against CacheInitOptions). */
+const INIT_OPTIONS = [
+  "cacheEnableFunc",
+  "preEmbeddingFunc",
+  "embeddingFunc",
+  "dataManager",
+  "similarityEvaluation",
+  "postProcessMessagesFunc",
+  "config",
+  "nextCache",
+  "onError",
+] as const satisfies ReadonlyArray<keyof CacheInitOptions>;
+/** Compile-time check that INIT_OPTIONS lists every option. */
+type _AllInitOptionsListed<Missing extends never = Exclude<keyof CacheInitOptions, (typeof INIT_OPTIONS)[number]>> = Missing;
+
 /** Options of `importData`. */
 export interface ImportOptions {
   /** Request settings the imported entries answer for (e.g. `{ model: "gpt-4o" }`); none by default. */
@@ -78,13 +93,18 @@ export class Cache {
   nextCache?: Cache;
   onError?: (error: Error) => void;
   report: Report = new Report();
-  openaiKey?: string;
   /** Model calls in flight, by surface and key (concurrent identical misses share one). */
   readonly flights = new Map<string, Promise<unknown>>();
   private savesSinceFlush = 0;
 
   async init(options: CacheInitOptions = {}): Promise<this> {
     if (typeof options !== "object" || options === null) throw new ValidationError("init options must be an object.");
+    // GPTCache hands unknown init options to its data manager; here a data manager takes its own options
+    // (managerFactory), so a name this list lacks is a mistake to say, never an option silently dropped.
+    const unknown = Object.keys(options).filter((name) => !(INIT_OPTIONS as readonly string[]).includes(name));
+    if (unknown.length > 0) {
+      throw new ValidationError(`Unknown init option${unknown.length > 1 ? "s" : ""} ${unknown.map((name) => `"${name}"`).join(", ")}: init takes ${INIT_OPTIONS.join(", ")} (data manager options go to managerFactory).`);
+    }
     const o = options;
     for (const name of ["cacheEnableFunc", "preEmbeddingFunc", "postProcessMessagesFunc", "onError"] as const) {
       if (o[name] !== undefined && typeof o[name] !== "function") throw new ValidationError(`${name} must be a function.`);
@@ -113,11 +133,6 @@ export class Cache {
     this.savesSinceFlush = 0;
     this.hasInit = true;
     return this;
-  }
-
-  /** Reads OPENAI_API_KEY from the environment (for the OpenAI adapter). */
-  setOpenAIKey(): void {
-    this.openaiKey = process.env.OPENAI_API_KEY;
   }
 
   /**

@@ -7,7 +7,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { createInterface } from "node:readline";
 import { cache as globalCache, type Cache } from "../core/cache.js";
-import { ERROR_CODES, HttpError, SemcacheError, ValidationError, type SemcacheErrorCode } from "../core/errors.js";
+import { ERROR_CODES, HttpError, NotInitError, SemcacheError, ValidationError, type SemcacheErrorCode } from "../core/errors.js";
 import { NAMESPACE_HEADER } from "./auth.js";
 import { CacheService, type CacheStats, type ExportedEntry, type QuestionAnswer } from "./cache-service.js";
 import type { LookupCounts } from "./namespace-stats.js";
@@ -153,8 +153,13 @@ export class CacheClient {
     if (this.options.uri !== undefined) this.http = new HttpTransport(this.options.uri, this.options);
   }
 
+  /** The in-process service; its cache must be initialised first (checked on every call: it may be later). */
   private get local(): CacheService {
-    this.localService ??= new CacheService(this.options.cache ?? globalCache);
+    const cache = this.options.cache ?? globalCache;
+    if (!cache.hasInit) {
+      throw new NotInitError("CacheClient works in process on a cache that is not initialised: call `await cache.init(...)` (or initSimilarCache) first, or give `uri`.");
+    }
+    this.localService ??= new CacheService(cache);
     return this.localService;
   }
 

@@ -27,6 +27,13 @@ describe("simple API on a plain cache.init()", () => {
     expect(await get("goodbye", { cacheObj: c })).toBeNull();
   });
 
+  it("init refuses an option it does not take, by name (never silently dropped)", async () => {
+    const cache = new Cache();
+    await expect(cache.init({ dataManger: new MapDataManager() } as never)).rejects.toThrow(/Unknown init option "dataManger".*managerFactory/);
+    await expect(cache.init({ maxSize: 10, ttl: 5 } as never)).rejects.toBeInstanceOf(ValidationError);
+    expect(cache.hasInit).toBe(false);
+  });
+
   it("works on the global cache", async () => {
     const { cache } = await import("../../src/index.js");
     await cache.init();

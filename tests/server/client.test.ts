@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
-import { Cache, cache as globalCache, HttpError, ValidationError, ValueTooLongError } from "../../src/index.js";
+import { Cache, cache as globalCache, HttpError, NotInitError, ValidationError, ValueTooLongError } from "../../src/index.js";
 import { CacheClient } from "../../src/server/client.js";
 import { exactServer, type Listening } from "./helpers.js";
 import { wholeStats } from "../helpers/fixtures.js";
@@ -114,6 +114,21 @@ describe("CacheClient faults", () => {
 });
 
 describe("CacheClient in process", () => {
+  it("on a cache not yet initialised, every operation is a NotInitError; once initialised, it works", async () => {
+    const cache = new Cache();
+    const client = new CacheClient({ cache });
+    await expect(client.put("q", "a")).rejects.toBeInstanceOf(NotInitError);
+    await expect(client.get("q")).rejects.toBeInstanceOf(NotInitError);
+    await expect(client.stats()).rejects.toBeInstanceOf(NotInitError);
+    await cache.init();
+    try {
+      await client.put("q", "a");
+      expect(await client.get("q")).toBe("a");
+    } finally {
+      await cache.close();
+    }
+  });
+
   it("runs the same operations on a given cache, namespaces included", async () => {
     const cache = await new Cache().init();
     const client = new CacheClient({ cache });
