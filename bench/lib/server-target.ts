@@ -5,8 +5,8 @@
  * `--kind semcache-in-process`: the same with the model on the event loop's thread instead of a worker.
  * `--kind exact`: buildServer over an exact-match SQLite store (no embedding model). `--stub touch,report`
  * turns the data manager's hit bookkeeping into no-ops (an ablation, as in bench/exact-store.ts);
- * `--bookkeeping-ms N` writes it every N ms instead of the default. The semcache targets run the built package
- * (dist/).
+ * `--bookkeeping-ms N` writes it every N ms instead of the default; `--upstream URL` points the proxy
+ * (/v1/chat/completions) at a model API. The semcache targets run the built package (dist/).
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -33,7 +33,14 @@ export function benchPrompt(i: number): string {
 
 export const BARE_ANSWER = { prompt: benchPrompt(0), answer: "A fixed answer of about the length of a short cached reply." };
 
-async function target(kind: string, dir: string, entries: number, stubs: readonly string[], bookkeepingIntervalMs?: number): Promise<FastifyInstance> {
+async function target(
+  kind: string,
+  dir: string,
+  entries: number,
+  stubs: readonly string[],
+  bookkeepingIntervalMs?: number,
+  upstream?: string,
+): Promise<FastifyInstance> {
   if (kind === "bare") {
     const app = Fastify({ logger: false });
     app.post("/get", async () => BARE_ANSWER);
@@ -54,14 +61,15 @@ async function target(kind: string, dir: string, entries: number, stubs: readonl
   await cache.flush();
   if (stubs.includes("touch")) cache.dataManager.hit = () => undefined;
   if (stubs.includes("report")) cache.dataManager.report = () => undefined;
-  return buildServer({ cache, closeCache: true });
+  return buildServer({ cache, closeCache: true, ...(upstream ? { settings: { upstream: { baseURL: upstream } }, env: {} } : {}) });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = parseArgs();
   const stubs = (args.value("stub") ?? "").split(",").filter(Boolean);
   const bookkeeping = args.value("bookkeeping-ms");
-  const app = await target(args.value("kind") ?? "bare", args.value("dir") ?? "", args.number("entries", 1000), stubs, bookkeeping === undefined ? undefined : Number(bookkeeping));
+  const bookkeepingMs = bookkeeping === undefined ? undefined : Number(bookkeeping);
+  const app = await target(args.value("kind") ?? "bare", args.value("dir") ?? "", args.number("entries", 1000), stubs, bookkeepingMs, args.value("upstream"));
   await app.listen({ host: "127.0.0.1", port: 0 });
   const address = app.server.address();
   process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}` })}\n`);

@@ -342,6 +342,7 @@ export function loadGptCacheConfig(yamlText: string, env: NodeJS.ProcessEnv = pr
     skipList: configSection?.stringList("skip_list"),
     ttl: configSection?.positiveNumber("ttl"),
     partitionKeys: configSection?.stringList("partition_keys"),
+    maxQuestionLength: configSection?.positiveInteger("max_question_length"),
   };
   configSection?.done();
   const serverSection = root.section("server");

@@ -11,6 +11,7 @@ import type { SimilarityEvaluation } from "../similarity/types.js";
 import { Config, type ConfigOptions } from "./config.js";
 import { NotInitError, ValidationError } from "./errors.js";
 import { isPartition, keyHash, keyText, partitionOf } from "./keys.js";
+import { checkQuestionLength } from "./question-length.js";
 import { Report } from "./report.js";
 import type { CacheRequest } from "./types.js";
 
@@ -153,9 +154,12 @@ export class Cache {
     if (sessionIds !== undefined && (!Array.isArray(sessionIds) || sessionIds.length !== questions.length)) {
       throw new ValidationError("sessionIds must be a list as long as questions.");
     }
+    // Lengths are checked before anything is embedded: an over-long question would cost the embedding for nothing.
+    const limits = { configured: this.config.maxQuestionLength, column: this.dataManager.scalar.tableLen.question_question, embedding: this.embeddingFunc.maxInputLength };
     questions.forEach((q, i) => {
       if (typeof q !== "string" || q.length === 0) throw new ValidationError(`questions[${i}] must be a non-empty string.`);
       if (typeof answers[i] !== "string" || answers[i].length === 0) throw new ValidationError(`answers[${i}] must be a non-empty string.`);
+      checkQuestionLength(q, limits);
     });
     const { storedPartitions } = options;
     if (storedPartitions !== undefined) checkStoredPartitions(storedPartitions, questions.length);

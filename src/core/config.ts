@@ -49,6 +49,13 @@ export interface ConfigOptions {
   partitionKeys?: readonly string[];
   /** Random source in [0, 1) for temperature skips and sampling (seed it in tests). Default Math.random. */
   random?: () => number;
+  /**
+   * Longest question, in characters, the cache embeds, looks up or stores. The limit is the least of this, the
+   * question column (3,000 by default) and the embedding's `maxInputLength`. Checked before embedding: a longer
+   * question skips the cache (the model still answers; nothing is stored), and put/get refuse it with
+   * ValueTooLongError. Default: no limit of its own.
+   */
+  maxQuestionLength?: number;
 }
 
 function check(condition: boolean, message: string): void {
@@ -72,6 +79,7 @@ export class Config {
   readonly ttl?: number;
   readonly partitionKeys: readonly string[];
   readonly random: () => number;
+  readonly maxQuestionLength?: number;
 
   constructor(options: ConfigOptions = {}) {
     const o = options;
@@ -92,6 +100,8 @@ export class Config {
     check(o.ttl === undefined || (typeof o.ttl === "number" && o.ttl > 0), "ttl must be a positive number of seconds");
     check(o.partitionKeys === undefined || isStringList(o.partitionKeys), "partitionKeys must be a list of strings");
     check(o.random === undefined || typeof o.random === "function", "random must be a function");
+    const maxQuestionLength = o.maxQuestionLength;
+    check(maxQuestionLength === undefined || (Number.isInteger(maxQuestionLength) && maxQuestionLength >= 1), "maxQuestionLength must be a positive integer");
 
     this.similarityThreshold = threshold;
     this.topK = topK;
@@ -104,5 +114,6 @@ export class Config {
     this.ttl = o.ttl;
     this.partitionKeys = [...new Set(o.partitionKeys ?? DEFAULT_PARTITION_KEYS)];
     this.random = o.random ?? Math.random;
+    this.maxQuestionLength = maxQuestionLength;
   }
 }

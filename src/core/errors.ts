@@ -11,7 +11,7 @@ export const ERROR_CODES = {
   SEMCACHE_VALIDATION: { statusCode: 400, description: "An argument or option has a wrong type or value." },
   SEMCACHE_UNKNOWN_KIND: { statusCode: 400, description: "A factory string or config names a component kind that does not exist." },
   SEMCACHE_DIMENSION_MISMATCH: { statusCode: 400, description: "A vector's length differs from the index's dimension." },
-  SEMCACHE_VALUE_TOO_LONG: { statusCode: 413, description: "A question, answer or session id is longer than its column." },
+  SEMCACHE_VALUE_TOO_LONG: { statusCode: 413, description: "A question, answer or session id is longer than its limit (a column length, config.maxQuestionLength, or the embedding's maxInputLength)." },
   SEMCACHE_MISSING_DEPENDENCY: { statusCode: 500, description: "An optional package needed by the chosen component is not installed." },
   SEMCACHE_STORE: { statusCode: 503, description: "A scalar, vector or object store failed or is unreachable." },
   SEMCACHE_EMBEDDING: { statusCode: 502, description: "The embedding function failed or returned something that is not an embedding." },
@@ -92,11 +92,10 @@ export class ValueTooLongError extends SemcacheError {
     readonly field: string,
     readonly length: number,
     readonly maxLength: number,
+    /** The setting that sets the limit (a column length by default). */
+    setting = `scalarParams.tableLenConfig.${field}`,
   ) {
-    super(
-      ValueTooLongError.code,
-      `${field} is ${length} characters long; the limit is ${maxLength} (scalarParams.tableLenConfig.${field}).`,
-    );
+    super(ValueTooLongError.code, `${field} is ${length} characters long; the limit is ${maxLength} (${setting}).`);
   }
 }
 

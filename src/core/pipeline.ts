@@ -11,6 +11,7 @@ import type { VectorHit } from "../stores/vector/types.js";
 import { cache as globalCache, Cache } from "./cache.js";
 import { NotInitError, SemcacheError, ValidationError, ValueTooLongError } from "./errors.js";
 import { digest, keyHash, keyText, partitionOf } from "./keys.js";
+import { checkQuestionLength } from "./question-length.js";
 import type { Stage } from "./report.js";
 import { resolveContext, type CacheContext } from "./request-context.js";
 import { Session } from "./session.js";
@@ -317,11 +318,30 @@ async function prepare(
       const context = { config: cache.config, extra: prepared.context.preEmbeddingFunc.extra };
       return (prepared.context.preEmbeddingFunc.fn ?? cache.preEmbeddingFunc)(request, context);
     });
-    prepared.key = toKey(pre, prepared.partition);
+    const key = toKey(pre, prepared.partition);
+    checkKeyLength(prepared, key);
+    prepared.key = key;
   } catch (error) {
     fault(prepared.cache, surface, error);
   }
   return prepared;
+}
+
+/**
+ * Refuses a key too long to store or to embed whole before the embedding does any work: embedding cost grows
+ * with length (a 200,000-character message held the model for minutes), and a truncated embedding could match
+ * another question. As a fault it skips the cache on lookups, and put/get throw it.
+ */
+function checkKeyLength(prepared: Prepared, key: NonNullable<Prepared["key"]>): void {
+  const { cache, context } = prepared;
+  const limits = {
+    configured: cache.config.maxQuestionLength,
+    column: cache.dataManager.scalar.tableLen.question_question,
+    // A per-request embedding function's input limit is not known here.
+    embedding: context.embeddingFunc.fn ? undefined : cache.embeddingFunc.maxInputLength,
+  };
+  checkQuestionLength(key.question, limits);
+  if (typeof key.raw === "string" && key.raw !== key.question) checkQuestionLength(key.raw, limits);
 }
 
 /** The request's partition with the surface's own part mixed in (unchanged when the surface adds none). */
@@ -330,7 +350,7 @@ function withSurfacePartition(partition: string, extra: string | undefined): str
   return digest("sha1", `${partition}\u0000${extra}`, "base64url").slice(0, 16);
 }
 
-function toKey(pre: PreEmbeddingResult, partition: string): Prepared["key"] {
+function toKey(pre: PreEmbeddingResult, partition: string): NonNullable<Prepared["key"]> {
   const raw = typeof pre === "object" && !(pre instanceof Uint8Array) ? pre.key : pre;
   if (typeof raw !== "string" && !(raw instanceof Uint8Array)) {
     throw new ValidationError("The pre-embedding function must return a string, bytes, or { key, store }.");

@@ -189,6 +189,12 @@ export class LangChainEmbeddingFunction extends AdaptedEmbeddingFunction {
     this.batchSize = batchSize ?? Number.POSITIVE_INFINITY;
   }
 
+  /** The wrapped Embeddings' own input limit, where it declares one (UniversalSentenceEncoderEmbeddings does). */
+  get maxInputLength(): number | undefined {
+    const limit = (this.embeddings as { maxInputLength?: unknown }).maxInputLength;
+    return typeof limit === "number" ? limit : undefined;
+  }
+
   async embed(data: EmbeddingInput): Promise<Float32Array> {
     const [vector] = await this.embedTexts([requireText(data, this.label)]);
     return vector;

@@ -8,6 +8,11 @@ export type EmbeddingOutput = Float32Array | string;
 export interface EmbeddingFunction {
   /** Vector length; 0 for embeddings that return string keys. */
   readonly dimension: number;
+  /**
+   * Longest text (JavaScript string length) embedded whole; the model truncates longer ones. The cache refuses
+   * longer questions before embedding them (a truncated one could match another question). None: no limit.
+   */
+  readonly maxInputLength?: number;
   embed(data: EmbeddingInput, extra?: unknown): Promise<EmbeddingOutput>;
   /** Loads the model or probes the dimension, so `dimension` is known before the first embed; optional. */
   init?(): Promise<void>;

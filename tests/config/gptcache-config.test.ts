@@ -56,6 +56,7 @@ post_function: first
 config:
   similarity_threshold: 0.85
   top_k: 3
+  max_question_length: 2000
   auto_flush: 0
   prompts: ["Answer briefly:"]
 server:
@@ -89,7 +90,7 @@ describe("loadGptCacheConfig", () => {
     expect(config.evaluation).toBe("distance");
     expect(config.preFunction).toBe("get_prompt");
     expect(config.postFunction).toBe("first");
-    expect(config.config).toEqual({ similarityThreshold: 0.85, topK: 3, autoFlush: 0, prompts: ["Answer briefly:"] });
+    expect(config.config).toEqual({ similarityThreshold: 0.85, topK: 3, maxQuestionLength: 2000, autoFlush: 0, prompts: ["Answer briefly:"] });
     expect(config.server).toEqual({ port: 9000, api_keys: ["k1"] });
   });
 

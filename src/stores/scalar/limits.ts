@@ -1,4 +1,5 @@
 import { ValidationError, ValueTooLongError } from "../../core/errors.js";
+import { codePointLength } from "../../core/question-length.js";
 import type { NewRecord } from "../../core/types.js";
 import { DEFAULT_TABLE_LEN, type TableLenConfig } from "./types.js";
 
@@ -21,20 +22,6 @@ export function resolveTableLen(partial: Partial<TableLenConfig> = {}): Readonly
     resolved[key as keyof TableLenConfig] = value;
   }
   return Object.freeze(resolved);
-}
-
-/** Unicode code points, as SQL VARCHAR(n) counts characters (an emoji is one, not two UTF-16 units). */
-function codePointLength(text: string): number {
-  let length = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-    }
-    length++;
-  }
-  return length;
 }
 
 /** Throws ValueTooLongError when `value` has more characters than its column allows. */
