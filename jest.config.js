@@ -1,3 +1,5 @@
+import { URL, fileURLToPath } from "node:url";
+
 /** Jest runs the TypeScript sources as native ESM (swc strips the types, tsc checks them). */
 export default {
   testEnvironment: "node",
@@ -24,5 +26,7 @@ export default {
   transformIgnorePatterns: ["/node_modules/(?!(cookie|content-disposition)/)"],
   moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
   testMatch: ["<rootDir>/tests/**/*.test.ts"],
+  // An absolute path: the docs' snippet runner reuses this config with another rootDir.
+  setupFilesAfterEnv: [fileURLToPath(new URL("./tests/setup/stop-model-worker.ts", import.meta.url))],
   testTimeout: 30000,
 };

@@ -193,7 +193,7 @@ export class Section {
 }
 
 /** Keys every server-database store takes: its connection (src/stores/connection.ts), column lengths, report retention. */
-const CONNECTION_KEYS = ["url", "url_env", "host", "port", "user", "password", "database", "connect_timeout_ms", "table_len_config", "max_reports"];
+const CONNECTION_KEYS = ["url", "url_env", "host", "port", "user", "password", "database", "connect_timeout_ms", "timeout_ms", "table_len_config", "max_reports"];
 const SQL_SERVER_KEYS = [...CONNECTION_KEYS, "sql_url", "pool_size", "table_prefix"];
 
 /** The scalar_params keys each store kind takes: a key another kind takes is refused, not silently ignored. */
@@ -259,6 +259,7 @@ function readScalarParams(section: Section | undefined, kind: string | undefined
     database: section.stringOrNonNegativeInteger("database"),
     poolSize: section.positiveInteger("pool_size"),
     connectTimeout: section.positiveInteger("connect_timeout_ms"),
+    timeoutMs: section.positiveInteger("timeout_ms"),
     namespace: section.string("namespace"),
     ttl: section.positiveNumber("ttl"),
     maxReports: section.nonNegativeInteger("max_reports"),

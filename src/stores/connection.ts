@@ -88,6 +88,41 @@ export function positiveInteger(kind: string, name: string, value: unknown, fall
   return value;
 }
 
+/**
+ * Default of every server store's `timeoutMs`: long enough for a busy database's slow statement, short enough
+ * that a request waiting on a silent one falls back to the model before its own caller gives up.
+ */
+export const DEFAULT_STORE_TIMEOUT_MS = 5000;
+
+/** A store's `timeoutMs` option, checked, or DEFAULT_STORE_TIMEOUT_MS. */
+export function resolveTimeoutMs(kind: string, value: unknown): number {
+  return positiveInteger(kind, "timeoutMs", value, DEFAULT_STORE_TIMEOUT_MS);
+}
+
+/**
+ * Runs `work` with a deadline: after `timeoutMs` the caller gets a StoreError (the request fails open) while the
+ * work is left to finish or fail on its own, and `onExpiry` runs, to drop the connection the work waits on, so a
+ * silent socket never goes back to a pool to stall the next call.
+ */
+export function withDeadline<T>(kind: string, what: string, timeoutMs: number, work: () => Promise<T>, onExpiry?: () => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new StoreError(kind, `${what}: no answer within ${timeoutMs} ms (timeoutMs)`));
+      onExpiry?.();
+    }, timeoutMs);
+    work().then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
 /** A driver error's message, with its code when it has one (ECONNREFUSED, 40P01, ER_LOCK_DEADLOCK). */
 export function messageOf(error: unknown): string {
   const { message, code, errors } = (error ?? {}) as { message?: unknown; code?: unknown; errors?: unknown };

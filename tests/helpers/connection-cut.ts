@@ -2,11 +2,14 @@
  * Server-side termination of a store's connections (what a failover, a DBA, an idle timeout or a Redis
  * CLIENT KILL does), from an admin connection, aimed at exactly the store's connections so the other tests
  * sharing the service are left alone: PostgreSQL marks them with an application_name; MySQL/MariaDB and Redis
- * with a user made for the test (dropped again by close()).
+ * with a user made for the test (dropped again by close()). And a proxy whose connections fall silent.
  */
+import { connect, createServer, type AddressInfo, type Server, type Socket } from "node:net";
 import mysql from "mysql2/promise";
 import pg from "pg";
 import { createClient } from "redis";
+import { cached } from "../../src/adapters/function.js";
+import type { Cache } from "../../src/core/cache.js";
 
 export interface ConnectionCutter {
   /** The URL the store connects with: its connections are the ones terminate() cuts. */
@@ -78,4 +81,67 @@ export async function redisCutter(url: string, id: string): Promise<ConnectionCu
       await admin.close();
     },
   };
+}
+
+/**
+ * A loopback TCP proxy in front of a real service that can go silent, as a hung server or a black-holed route
+ * does: connections stay open and accept bytes, but nothing is forwarded either way, and nothing is closed.
+ */
+export interface SilenceableProxy {
+  readonly port: number;
+  /** Open connections fall silent, and so does every connection made until restore(). */
+  silence(): void;
+  /** New connections are forwarded again; the silenced ones stay silent (a driver must drop, not reuse them). */
+  restore(): void;
+  close(): Promise<void>;
+}
+
+export async function silenceableProxy(targetHost: string, targetPort: number): Promise<SilenceableProxy> {
+  const links = new Set<{ silent: boolean; sockets: Socket[] }>();
+  let silent = false;
+  const server: Server = createServer((client) => {
+    const link = { silent, sockets: [client] };
+    links.add(link);
+    client.on("error", () => undefined);
+    client.on("close", () => {
+      links.delete(link);
+      for (const socket of link.sockets) socket.destroy();
+    });
+    // A connection made while silent never reaches the service: the driver's handshake gets no answer.
+    if (link.silent) return;
+    const upstream = connect(targetPort, targetHost);
+    link.sockets.push(upstream);
+    upstream.on("error", () => undefined);
+    upstream.on("close", () => client.destroy());
+    client.on("data", (chunk) => link.silent || upstream.write(chunk));
+    upstream.on("data", (chunk) => link.silent || client.write(chunk));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    silence() {
+      silent = true;
+      for (const link of links) link.silent = true;
+    },
+    restore() {
+      silent = false;
+    },
+    close() {
+      for (const link of links) for (const socket of link.sockets) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** `cached()` on `cache` over a model that answers "answer to QUESTION" and counts its calls. */
+export function countingCachedModel(cache: Cache): { ask: (question: string) => Promise<string>; calls: () => number } {
+  let calls = 0;
+  const ask = cached(
+    async (question: string) => {
+      calls++;
+      return `answer to ${question}`;
+    },
+    { requestOptions: { cacheObj: cache } },
+  );
+  return { ask, calls: () => calls };
 }

@@ -6,11 +6,10 @@
  */
 import mysql from "mysql2/promise";
 import pg from "pg";
-import { cached } from "../../src/adapters/function.js";
 import { Cache } from "../../src/core/cache.js";
 import { managerFactory } from "../../src/manager/factory.js";
 import type { ScalarStore } from "../../src/stores/scalar/types.js";
-import { mysqlCutter, postgresCutter, redisCutter, type ConnectionCutter } from "../helpers/connection-cut.js";
+import { countingCachedModel, mysqlCutter, postgresCutter, redisCutter, type ConnectionCutter } from "../helpers/connection-cut.js";
 import { TEST_URL_VARS, uniquePrefix, type DroppableStore } from "../helpers/server-stores.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -73,18 +72,18 @@ for (const backend of BACKENDS) {
     const scalarParams = (target: string) => ({ url: target, tablePrefix: id, namespace: id, poolSize: 4 });
     let cutter: ConnectionCutter;
     let cache: Cache;
-    let modelCalls: number;
+    let modelCalls: () => number;
     let ask: (question: string) => Promise<string>;
     let recoveries = 0;
 
     /** After a cut: an answer stored before hits; a new one is stored and hits in turn (one model call). */
     async function expectRecovered(): Promise<void> {
-      const calls = modelCalls;
+      const calls = modelCalls();
       const question = `asked after cut ${++recoveries}`;
       expect(await ask("asked before")).toBe("answer to asked before");
       expect(await ask(question)).toBe(`answer to ${question}`);
       expect(await ask(question)).toBe(`answer to ${question}`);
-      expect(modelCalls).toBe(calls + 1);
+      expect(modelCalls()).toBe(calls + 1);
     }
 
     beforeAll(async () => {
@@ -99,14 +98,7 @@ for (const backend of BACKENDS) {
     });
     beforeEach(async () => {
       cache = await new Cache().init({ dataManager: managerFactory(backend.kind, { scalarParams: scalarParams(cutter.storeUrl) }) });
-      modelCalls = 0;
-      ask = cached(
-        async (question: string) => {
-          modelCalls++;
-          return `answer to ${question}`;
-        },
-        { requestOptions: { cacheObj: cache } },
-      );
+      ({ ask, calls: modelCalls } = countingCachedModel(cache));
     });
     afterEach(async () => {
       await cache.close().catch(() => undefined);

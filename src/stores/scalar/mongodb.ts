@@ -8,7 +8,7 @@ import type { AnswerType, CacheRecord, NewRecord, QuestionDep, ReportRow } from 
 import { bytesToVector, vectorToBytes } from "../../core/vector-math.js";
 import { checkEvictSizes, effectiveOrder } from "../../manager/eviction/policies.js";
 import type { EvictionColumn, EvictionPolicy } from "../../manager/eviction/types.js";
-import { describeTarget, Lazy, positiveInteger, resolveUrl, storeFault, type ServerConnectionOptions } from "../connection.js";
+import { describeTarget, Lazy, positiveInteger, resolveTimeoutMs, resolveUrl, storeFault, type ServerConnectionOptions } from "../connection.js";
 import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
 import { resolveMaxReports, type ReportRetentionOptions } from "./report-retention.js";
 import { tableNames, type TableNames } from "./sqlite-schema.js";
@@ -33,6 +33,12 @@ export interface MongoScalarStoreOptions extends ServerConnectionOptions, Report
   lockWaitMs?: number;
   /** Milliseconds to find a server before a call fails (so lookups fail open quickly). Default 5000. */
   connectTimeout?: number;
+  /**
+   * Milliseconds one operation may wait for the server's answer, or for a pooled connection, before it fails
+   * with StoreError; the driver closes a connection that timed out (socketTimeoutMS). A write waiting for the
+   * lock may take up to `lockWaitMs` in all. Ignored with a `client` you pass. Default 5000 (DEFAULT_STORE_TIMEOUT_MS).
+   */
+  timeoutMs?: number;
   /** Column lengths (see DEFAULT_TABLE_LEN), checked before writing. */
   tableLenConfig?: Partial<TableLenConfig>;
 }
@@ -121,6 +127,7 @@ export class MongoScalarStore implements ScalarStore {
   private readonly leaseMs: number;
   private readonly waitMs: number;
   private readonly connectTimeout: number;
+  private readonly timeoutMs: number;
   private readonly maxReports: number;
   private readonly connection = new Lazy(() => this.createClient());
   private readonly opening = new Lazy(() => this.open());
@@ -132,6 +139,7 @@ export class MongoScalarStore implements ScalarStore {
     this.leaseMs = positiveInteger("mongodb", "lockLeaseMs", options.lockLeaseMs, 30_000);
     this.waitMs = positiveInteger("mongodb", "lockWaitMs", options.lockWaitMs, 10_000);
     this.connectTimeout = positiveInteger("mongodb", "connectTimeout", options.connectTimeout, 5000);
+    this.timeoutMs = resolveTimeoutMs("mongodb", options.timeoutMs);
     this.tableLen = resolveTableLen(options.tableLenConfig);
     this.maxReports = resolveMaxReports("mongodb", options.maxReports);
     this.target = options.client ? "mongodb (the client passed in)" : describeTarget("mongodb", this.url, options, 27017);
@@ -153,6 +161,8 @@ export class MongoScalarStore implements ScalarStore {
       client = new mongodb.MongoClient(url, {
         serverSelectionTimeoutMS: this.connectTimeout,
         connectTimeoutMS: this.connectTimeout,
+        socketTimeoutMS: this.timeoutMs,
+        waitQueueTimeoutMS: this.timeoutMs,
         ...(this.url === undefined && user !== undefined ? { auth: { username: user, password } } : {}),
       });
     }

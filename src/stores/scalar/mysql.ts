@@ -1,10 +1,10 @@
 import type * as Mysql2 from "mysql2/promise";
-import type { Pool, PoolConnection, ResultSetHeader } from "mysql2/promise";
+import type { Pool, ResultSetHeader } from "mysql2/promise";
 import { importOptional } from "../../core/optional-import.js";
-import { describeTarget, positiveInteger, resolveUrl, type ServerConnectionOptions } from "../connection.js";
+import { describeTarget, positiveInteger, resolveTimeoutMs, resolveUrl, type ServerConnectionOptions } from "../connection.js";
 import { MYSQL_SCHEMA } from "./sql-schema.js";
 import type { ReportRetentionOptions } from "./report-retention.js";
-import { SqlScalarStore, type SqlDriver, type SqlExecutor } from "./sql-store.js";
+import { SqlScalarStore, type SqlDriver, type SqlExecutor, type SqlResult } from "./sql-store.js";
 import type { TableLenConfig } from "./types.js";
 
 /** A `mysql2/promise` Pool, typed by shape so that these declarations compile in an app without `mysql2`. */
@@ -21,6 +21,12 @@ export interface MySqlScalarStoreOptions extends ServerConnectionOptions, Report
   poolSize?: number;
   /** Milliseconds to wait for a connection before the call fails. Default 5000. */
   connectTimeout?: number;
+  /**
+   * Milliseconds one store call may take, the wait for a connection included, before it fails with StoreError
+   * (a lookup then misses and the model answers). A connection whose statement got no answer in that time is
+   * destroyed, never reused. Default 5000 (DEFAULT_STORE_TIMEOUT_MS).
+   */
+  timeoutMs?: number;
   /** Prefix of every table name. Default "semcache_". */
   tablePrefix?: string;
   /** Column lengths (see DEFAULT_TABLE_LEN), checked before writing. */
@@ -31,61 +37,78 @@ export interface MySqlScalarStoreOptions extends ServerConnectionOptions, Report
 const RETRYABLE = new Set([1213, 1205]);
 /** Seconds to wait for another process's schema creation. */
 const LOCK_WAIT_SECONDS = 60;
+/** mysql2's error for a statement past its `timeout`: the connection still waits for that answer. */
+const QUERY_TIMEOUT = "PROTOCOL_SEQUENCE_TIMEOUT";
 
-function executor(connection: Pool | PoolConnection): SqlExecutor {
-  return {
-    async query(sql, params = []) {
-      // query(), not execute(): client-side parameters work for LIMIT and IN lists on every server version.
-      const [result] = await connection.query(sql, params as unknown[]);
-      if (Array.isArray(result)) return { rows: result as Array<Record<string, unknown>>, affected: 0 };
-      const header = result as ResultSetHeader;
-      return { rows: [], affected: header.affectedRows, insertId: header.insertId > 0 ? header.insertId : undefined };
-    },
-  };
+/** A connection that failed fatally or whose statement timed out: destroyed, never handed out again. */
+function isBroken(error: unknown): boolean {
+  const { fatal, code } = (error ?? {}) as { fatal?: unknown; code?: unknown };
+  return fatal === true || code === QUERY_TIMEOUT;
 }
 
-function mysqlDriver(pool: Pool, owned: boolean): SqlDriver {
-  /** Runs `fn` on one pooled connection; a connection that failed mid-way is destroyed, not reused. */
-  const withConnection = async <T>(fn: (connection: PoolConnection) => Promise<T>): Promise<T> => {
+/** One statement on a borrowed connection, with its own timeout in milliseconds. */
+type Statement = (sql: string, params?: readonly unknown[], timeoutMs?: number) => Promise<SqlResult>;
+
+function toResult(result: unknown): SqlResult {
+  if (Array.isArray(result)) return { rows: result as Array<Record<string, unknown>>, affected: 0 };
+  const header = result as ResultSetHeader;
+  return { rows: [], affected: header.affectedRows, insertId: header.insertId > 0 ? header.insertId : undefined };
+}
+
+function mysqlDriver(pool: Pool, owned: boolean, timeoutMs: number): SqlDriver {
+  /**
+   * Runs `fn` on one pooled connection, every statement bounded by a timeout. Every call borrows its own
+   * connection (pool.query would return one whose statement timed out to the pool, still waiting for an answer).
+   */
+  const withConnection = async <T>(fn: (statement: Statement) => Promise<T>): Promise<T> => {
     const connection = await pool.getConnection();
-    let healthy = true;
+    let broken = false;
+    const statement: Statement = async (sql, params = [], ms = timeoutMs) => {
+      try {
+        // query(), not execute(): client-side parameters work for LIMIT and IN lists on every server version.
+        const [result] = await connection.query({ sql, timeout: ms }, params as unknown[]);
+        return toResult(result);
+      } catch (error) {
+        broken ||= isBroken(error);
+        throw error;
+      }
+    };
     try {
-      return await fn(connection);
-    } catch (error) {
-      healthy = (error as { fatal?: boolean }).fatal !== true;
-      throw error;
+      return await fn(statement);
     } finally {
-      if (healthy) connection.release();
-      else connection.destroy();
+      if (broken) connection.destroy();
+      else connection.release();
     }
   };
+  const executor = (statement: Statement): SqlExecutor => ({ query: (sql, params) => statement(sql, params) });
   return {
-    ...executor(pool),
+    query: (sql, params) => withConnection((statement) => statement(sql, params)),
     transaction: (fn) =>
-      withConnection(async (connection) => {
+      withConnection(async (statement) => {
         // Each statement sees what others committed before it: an eviction that waited for the counter's lock
         // must see the rows the previous evictor marked.
-        await connection.query("SET TRANSACTION ISOLATION LEVEL READ COMMITTED");
-        await connection.beginTransaction();
+        await statement("SET TRANSACTION ISOLATION LEVEL READ COMMITTED");
+        await statement("START TRANSACTION");
         try {
-          const result = await fn(executor(connection));
-          await connection.commit();
+          const result = await fn(executor(statement));
+          await statement("COMMIT");
           return result;
         } catch (error) {
-          await connection.rollback().catch(() => undefined);
+          // A broken connection is destroyed instead: the server rolls back when it closes.
+          if (!isBroken(error)) await statement("ROLLBACK").catch(() => undefined);
           throw error;
         }
       }),
     withLock: (name, fn) =>
-      withConnection(async (connection) => {
-        const [rows] = await connection.query("SELECT GET_LOCK(?, ?) AS got", [name, LOCK_WAIT_SECONDS]);
-        if ((rows as Array<{ got: number | null }>)[0]?.got !== 1) {
+      withConnection(async (statement) => {
+        const { rows } = await statement("SELECT GET_LOCK(?, ?) AS got", [name, LOCK_WAIT_SECONDS], LOCK_WAIT_SECONDS * 1000 + timeoutMs);
+        if (rows[0]?.got !== 1) {
           throw new Error(`waited ${LOCK_WAIT_SECONDS} s for lock "${name}" held by another process`);
         }
         try {
-          return await fn(executor(connection));
+          return await fn(executor(statement));
         } finally {
-          await connection.query("SELECT RELEASE_LOCK(?)", [name]);
+          await statement("SELECT RELEASE_LOCK(?)", [name]);
         }
       }),
     isRetryable: (error) => RETRYABLE.has(Number((error as { errno?: unknown })?.errno)),
@@ -106,6 +129,7 @@ export class MySqlScalarStore extends SqlScalarStore {
     const url = options.pool ? undefined : resolveUrl(kind, options);
     const poolSize = positiveInteger(kind, "poolSize", options.poolSize, 10);
     const connectTimeout = positiveInteger(kind, "connectTimeout", options.connectTimeout, 5000);
+    const timeoutMs = resolveTimeoutMs(kind, options.timeoutMs);
     super({
       kind,
       schema: MYSQL_SCHEMA,
@@ -113,14 +137,15 @@ export class MySqlScalarStore extends SqlScalarStore {
       tablePrefix: options.tablePrefix,
       tableLenConfig: options.tableLenConfig,
       maxReports: options.maxReports,
+      timeoutMs,
       openDriver: async () => {
-        if (options.pool) return mysqlDriver(options.pool as Pool, false);
+        if (options.pool) return mysqlDriver(options.pool as Pool, false, timeoutMs);
         const mysql = await importOptional<typeof Mysql2>("mysql2/promise", `The ${kind} scalar store`);
         const { createPool } = (mysql as typeof Mysql2 & { default?: typeof Mysql2 }).default ?? mysql;
         const { host, port, user, password, database } = options;
         const common = { connectionLimit: poolSize, connectTimeout, charset: "utf8mb4", supportBigNumbers: true };
         const pool = createPool(url === undefined ? { host, port, user, password, database, ...common } : { uri: url, ...common });
-        return mysqlDriver(pool, true);
+        return mysqlDriver(pool, true, timeoutMs);
       },
     });
   }

@@ -1,7 +1,7 @@
 import type * as PgModule from "pg";
-import type { Pool, PoolClient } from "pg";
+import type { Pool, PoolClient, QueryConfig } from "pg";
 import { importOptional } from "../../core/optional-import.js";
-import { describeTarget, positiveInteger, resolveUrl, type ServerConnectionOptions } from "../connection.js";
+import { describeTarget, positiveInteger, resolveTimeoutMs, resolveUrl, type ServerConnectionOptions } from "../connection.js";
 import { POSTGRES_SCHEMA } from "./sql-schema.js";
 import type { ReportRetentionOptions } from "./report-retention.js";
 import { SqlScalarStore, type SqlDriver, type SqlExecutor } from "./sql-store.js";
@@ -25,6 +25,12 @@ export interface PostgresScalarStoreOptions extends ServerConnectionOptions, Rep
   poolSize?: number;
   /** Milliseconds to wait for a connection before the call fails. Default 5000. */
   connectTimeout?: number;
+  /**
+   * Milliseconds one store call may take, the wait for a connection included, before it fails with StoreError
+   * (a lookup then misses and the model answers). A connection whose statement got no answer in that time is
+   * dropped, never reused. Default 5000 (DEFAULT_STORE_TIMEOUT_MS).
+   */
+  timeoutMs?: number;
   /** Prefix of every table name. Default "semcache_". */
   tablePrefix?: string;
   /** Column lengths (see DEFAULT_TABLE_LEN), checked before writing. */
@@ -65,11 +71,19 @@ function borrow(pool: Pool, onLost: (error: Error) => void): Promise<PoolClient>
   });
 }
 
-function pgDriver(pool: Pool, owned: boolean): SqlDriver {
+/** pg's own error for a statement that got no answer within query_timeout (it has no code). */
+function isQueryTimeout(error: unknown): boolean {
+  return (error as { message?: unknown })?.message === "Query read timeout";
+}
+
+function pgDriver(pool: Pool, owned: boolean, timeoutMs: number): SqlDriver {
   const numbered = numberedPlaceholders();
+  // pg reads query_timeout from each statement's config too (its types list it only on the client's); on expiry it
+  // fails the statement, pool.query then drops the connection, and transaction() does below.
+  const bounded = (text: string, values?: unknown[]): QueryConfig & { query_timeout: number } => ({ text, values, query_timeout: timeoutMs });
   const executor = (client: Pool | PoolClient): SqlExecutor => ({
     async query(sql, params = []) {
-      const result = await client.query(numbered(sql), params as unknown[]);
+      const result = await client.query(bounded(numbered(sql), params as unknown[]));
       return { rows: result.rows, affected: result.rowCount ?? 0 };
     },
   });
@@ -82,13 +96,20 @@ function pgDriver(pool: Pool, owned: boolean): SqlDriver {
     };
     const client = await borrow(pool, lost);
     try {
-      await client.query("BEGIN");
-      const result = await fn(executor(client));
-      await client.query("COMMIT");
+      const tx = executor(client);
+      await tx.query("BEGIN");
+      const result = await fn(tx);
+      await tx.query("COMMIT");
       return result;
     } catch (error) {
+      // A silent connection is dropped without a ROLLBACK, which would only wait as long again; the server rolls
+      // the transaction back when the connection closes.
+      if (isQueryTimeout(error)) {
+        broken ??= error as Error;
+        throw error;
+      }
       // A connection that cannot even roll back is dropped from the pool, not handed out again.
-      await client.query("ROLLBACK").catch((rollbackError: unknown) => {
+      await client.query(bounded("ROLLBACK")).catch((rollbackError: unknown) => {
         broken ??= rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
       });
       throw error;
@@ -123,6 +144,7 @@ export class PostgresScalarStore extends SqlScalarStore {
     const url = options.pool ? undefined : resolveUrl("postgres", options);
     const poolSize = positiveInteger("postgres", "poolSize", options.poolSize, 10);
     const connectTimeout = positiveInteger("postgres", "connectTimeout", options.connectTimeout, 5000);
+    const timeoutMs = resolveTimeoutMs("postgres", options.timeoutMs);
     super({
       kind: "postgres",
       schema: POSTGRES_SCHEMA,
@@ -130,8 +152,9 @@ export class PostgresScalarStore extends SqlScalarStore {
       tablePrefix: options.tablePrefix,
       tableLenConfig: options.tableLenConfig,
       maxReports: options.maxReports,
+      timeoutMs,
       openDriver: async () => {
-        if (options.pool) return pgDriver(options.pool as Pool, false);
+        if (options.pool) return pgDriver(options.pool as Pool, false, timeoutMs);
         const pg = await importOptional<{ default?: typeof PgModule; Pool?: typeof Pool }>("pg", "The postgres scalar store");
         const PoolClass = (pg.default?.Pool ?? pg.Pool) as typeof Pool;
         const { host, port, user, password, database } = options;
@@ -142,7 +165,7 @@ export class PostgresScalarStore extends SqlScalarStore {
         });
         // An idle connection the server dropped is discarded by the pool; without a listener it would crash the process.
         pool.on("error", () => undefined);
-        return pgDriver(pool, true);
+        return pgDriver(pool, true, timeoutMs);
       },
     });
   }

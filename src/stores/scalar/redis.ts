@@ -5,7 +5,9 @@ import type { AnswerType, CacheRecord, NewRecord, QuestionDep, ReportRow } from 
 import { bytesToVector, vectorToBytes } from "../../core/vector-math.js";
 import { checkEvictSizes, effectiveOrder } from "../../manager/eviction/policies.js";
 import type { EvictionColumn, EvictionPolicy } from "../../manager/eviction/types.js";
-import { describeTarget, Lazy, messageOf, positiveInteger, resolveUrl, storeFault, type ServerConnectionOptions } from "../connection.js";
+import {
+  describeTarget, Lazy, messageOf, positiveInteger, resolveTimeoutMs, resolveUrl, storeFault, withDeadline, type ServerConnectionOptions,
+} from "../connection.js";
 import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
 import { REDIS_SCRIPTS, type RedisScriptName } from "./redis-scripts.js";
 import { resolveMaxReports, type ReportRetentionOptions } from "./report-retention.js";
@@ -37,6 +39,13 @@ export interface RedisScalarStoreOptions extends ServerConnectionOptions, Report
   ttl?: number;
   /** Milliseconds to wait for the connection. Default 5000. */
   connectTimeout?: number;
+  /**
+   * Milliseconds one store call may take before it fails with StoreError (a lookup then misses and the model
+   * answers). The store's own connection is then dropped and the next call connects afresh: Redis answers in
+   * order on one socket, so a silent one would stall every later call. A `client` you pass is left as it is.
+   * Default 5000 (DEFAULT_STORE_TIMEOUT_MS).
+   */
+  timeoutMs?: number;
   /** Column lengths (see DEFAULT_TABLE_LEN), checked before writing. */
   tableLenConfig?: Partial<TableLenConfig>;
 }
@@ -57,6 +66,12 @@ const SHAS = Object.fromEntries(
 /** A SCAN pattern matching exactly the keys that start with `prefix`. */
 function globPrefix(prefix: string): string {
   return `${prefix.replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*`;
+}
+
+/** A client being connected or connected, and the raw client as soon as it exists (so a silent connect can be dropped too). */
+interface Connection {
+  opened: Lazy<{ raw: RedisClientLike; buffers: RedisClientLike; owned: boolean }>;
+  made: { raw?: RedisClientLike };
 }
 
 function text(value: unknown): string {
@@ -107,10 +122,11 @@ export class RedisScalarStore implements ScalarStore {
   private readonly ttlMs: number;
   private readonly maxReports: number;
   private readonly connectTimeout: number;
-  private readonly client = new Lazy(() => this.createClient());
+  private readonly timeoutMs: number;
+  private connection = this.newConnection();
   /** Connects and loads nothing else: the scripts are loaded on first use. */
   private readonly opening = new Lazy(async () => {
-    await this.script("count", []);
+    await this.script(this.connection, "count", []);
   });
 
   constructor(options: RedisScalarStoreOptions = {}) {
@@ -132,17 +148,34 @@ export class RedisScalarStore implements ScalarStore {
     this.ttlMs = options.ttl === undefined ? 0 : options.ttl * 2000;
     this.maxReports = resolveMaxReports("redis", options.maxReports);
     this.connectTimeout = positiveInteger("redis", "connectTimeout", options.connectTimeout, 5000);
+    this.timeoutMs = resolveTimeoutMs("redis", options.timeoutMs);
     this.tableLen = resolveTableLen(options.tableLenConfig);
     this.target = options.client ? "redis (the client passed in)" : describeTarget("redis", this.url, options, 6379);
   }
 
   init(): Promise<void> {
-    return this.opening.get().catch((error: unknown) => {
+    return this.bounded(`cannot open ${this.target}`, () => this.opening.get()).catch((error: unknown) => {
       throw storeFault("redis", `cannot open ${this.target}`, error);
     });
   }
 
-  private async createClient(): Promise<{ raw: RedisClientLike; buffers: RedisClientLike; owned: boolean }> {
+  private newConnection(): Connection {
+    const made: Connection["made"] = {};
+    return { made, opened: new Lazy(() => this.createClient(made)) };
+  }
+
+  /** `work` within timeoutMs; on expiry the connection it used is dropped (if ours), and the next call makes a new one. */
+  private bounded<T>(what: string, work: (connection: Connection) => Promise<T>): Promise<T> {
+    const used = this.connection;
+    return withDeadline("redis", what, this.timeoutMs, () => work(used), () => {
+      if (this.connection !== used || this.options.client) return;
+      this.connection = this.newConnection();
+      // Rejects the commands still waiting on it (the work settles) and closes the socket.
+      used.made.raw?.destroy();
+    });
+  }
+
+  private async createClient(made: Connection["made"]): Promise<{ raw: RedisClientLike; buffers: RedisClientLike; owned: boolean }> {
     const redis = await importOptional<{ createClient: (options: object) => RedisClientLike; RESP_TYPES: { BLOB_STRING: number } }>(
       "redis",
       "The redis scalar store",
@@ -168,6 +201,7 @@ export class RedisScalarStore implements ScalarStore {
           connected ? Math.min(50 * 2 ** retries, 2000) : new Error(messageOf(cause), { cause }),
       },
     });
+    made.raw = client;
     // A dropped connection emits "error"; without a listener it would crash the process.
     client.on("error", () => undefined);
     client.on("ready", () => (connected = true));
@@ -181,8 +215,8 @@ export class RedisScalarStore implements ScalarStore {
   }
 
   /** Runs a script by its SHA, loading it on first use (and again after the server restarted). */
-  private async script(name: RedisScriptName, args: Array<string | Buffer>): Promise<unknown> {
-    const { buffers } = await this.client.get();
+  private async script(connection: Connection, name: RedisScriptName, args: Array<string | Buffer>): Promise<unknown> {
+    const { buffers } = await connection.opened.get();
     const options = { keys: [], arguments: [this.prefix, ...args] };
     try {
       return await buffers.evalSha(SHAS[name], options);
@@ -196,8 +230,10 @@ export class RedisScalarStore implements ScalarStore {
   private async run(operation: string, name: RedisScriptName, args: Array<string | Buffer> = []): Promise<unknown> {
     if (!this.opening.started) throw new StoreError("redis", `${operation}: the store is not open (call init() first)`);
     try {
-      await this.opening.get();
-      return await this.script(name, args);
+      return await this.bounded(`${operation} on ${this.target}`, async (connection) => {
+        await this.opening.get();
+        return this.script(connection, name, args);
+      });
     } catch (error) {
       throw storeFault("redis", `${operation} on ${this.target} failed`, error);
     }
@@ -317,7 +353,7 @@ export class RedisScalarStore implements ScalarStore {
   /** Deletes every key of the namespace (tests, uninstall). `init()` works again afterwards. */
   async drop(): Promise<void> {
     try {
-      await this.script("drop", [globPrefix(this.prefix)]);
+      await this.script(this.connection, "drop", [globPrefix(this.prefix)]);
     } catch (error) {
       throw storeFault("redis", `cannot drop namespace "${this.namespace}" on ${this.target}`, error);
     }
@@ -326,7 +362,7 @@ export class RedisScalarStore implements ScalarStore {
   /** Closes the connection (a client passed in is left open). Idempotent. */
   async close(): Promise<void> {
     this.opening.reset();
-    const opened = await this.client.reset()?.catch(() => undefined);
+    const opened = await this.connection.opened.reset()?.catch(() => undefined);
     if (!opened?.owned) return;
     if (opened.raw.close) await opened.raw.close().catch(() => opened.raw.destroy());
     else opened.raw.destroy();

@@ -3,7 +3,7 @@ import type { CacheRecord, NewRecord, ReportRow } from "../../core/types.js";
 import { bytesToVector, vectorToBytes } from "../../core/vector-math.js";
 import { checkEvictSizes } from "../../manager/eviction/policies.js";
 import type { EvictionPolicy } from "../../manager/eviction/types.js";
-import { Lazy, storeFault } from "../connection.js";
+import { Lazy, storeFault, withDeadline } from "../connection.js";
 import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
 import { resolveMaxReports } from "./report-retention.js";
 import { dropDdl, LIVE_EVENTS, liveTriggerName, schemaDdl, type SqlSchemaDialect } from "./sql-schema.js";
@@ -44,6 +44,8 @@ export interface SqlStoreSetup {
   target: string;
   /** Opens the pool (loading the driver package lazily). */
   openDriver: () => Promise<SqlDriver>;
+  /** Milliseconds one call (a statement, a transaction) may take; the driver drops a connection whose statement timed out. */
+  timeoutMs: number;
   tablePrefix?: string;
   tableLenConfig?: Partial<TableLenConfig>;
   /** Report rows kept (see ReportRetentionOptions). */
@@ -117,12 +119,17 @@ export class SqlScalarStore implements ScalarStore {
     });
   }
 
-  /** Runs `fn` on the open pool; driver faults become StoreError naming the store and the operation. */
+  /**
+   * Runs `fn` on the open pool within timeoutMs (the wait for a connection included); driver faults become
+   * StoreError naming the store and the operation.
+   */
   private async run<T>(operation: string, fn: (driver: SqlDriver) => Promise<T>): Promise<T> {
     if (!this.opening.started) throw new StoreError(this.kind, `${operation}: the store is not open (call init() first)`);
     try {
-      await this.opening.get();
-      return await fn(await this.driver.get());
+      return await withDeadline(this.kind, `${operation} on ${this.target}`, this.setup.timeoutMs, async () => {
+        await this.opening.get();
+        return fn(await this.driver.get());
+      });
     } catch (error) {
       throw storeFault(this.kind, `${operation} on ${this.target} failed`, error);
     }

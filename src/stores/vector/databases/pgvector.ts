@@ -2,6 +2,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import type { Pool } from "pg";
 import { ValidationError } from "../../../core/errors.js";
 import { importOptional } from "../../../core/optional-import.js";
+import { DEFAULT_STORE_TIMEOUT_MS } from "../../connection.js";
 import type { VectorDatabase } from "../database-index.js";
 import type { LangChainVectorStoreLike } from "../store-profiles.js";
 import { vectorsOnlyEmbeddings } from "../vectors-only-embeddings.js";
@@ -45,7 +46,8 @@ function sourceOf(options: DatabaseOptions): Source {
  * vectorParams: `client` (your pg Pool or Client, or a PGlite instance with the vector extension), or `url`, or
  * `embedded: true` (PGlite in `path`), else SEMCACHE_PGVECTOR_URL, else SEMCACHE_POSTGRES_URL;
  * `collection` (table, default semcache_vectors), `m` (16), `efConstruction` (64), `efSearch` (100; set on each
- * connection of the pool built from `url`, once on a client you pass), `poolSize` (10).
+ * connection of the pool built from `url`, once on a client you pass), `poolSize` (10), `timeoutMs` (5000: a statement
+ * of the pool built from `url` without an answer by then fails, and its connection is dropped).
  */
 export function pgvectorDatabase(params: DatabaseParams): VectorDatabase {
   const options = new DatabaseOptions(KIND, params);
@@ -54,6 +56,7 @@ export function pgvectorDatabase(params: DatabaseParams): VectorDatabase {
   const efConstruction = options.integer("efConstruction", 64, 4);
   const efSearch = options.integer("efSearch", 100);
   const poolSize = options.integer("poolSize", 10);
+  const timeoutMs = options.integer("timeoutMs", DEFAULT_STORE_TIMEOUT_MS);
   const source = sourceOf(options);
   const where =
     "url" in source ? redactUrl(source.url) : "client" in source ? "the client you passed" : `PGlite in ${source.embedded ?? "memory"}`;
@@ -65,7 +68,8 @@ export function pgvectorDatabase(params: DatabaseParams): VectorDatabase {
     if ("client" in source) return source.client;
     if ("url" in source) {
       const pg = await importOptional<{ default: { Pool: typeof Pool } }>("pg", FEATURE);
-      const pool = new pg.default.Pool({ connectionString: source.url, max: poolSize, connectionTimeoutMillis: 10_000 });
+      // A statement without an answer in timeoutMs fails, and pg drops its connection instead of pooling it again.
+      const pool = new pg.default.Pool({ connectionString: source.url, max: poolSize, connectionTimeoutMillis: 10_000, query_timeout: timeoutMs });
       // An idle connection dropped by the server must not crash the process: the next query reconnects.
       pool.on("error", () => undefined);
       pool.on("connect", (connection) => void connection.query(`SET hnsw.ef_search = ${efSearch}`).catch(() => undefined));
