@@ -6,19 +6,24 @@
  * partner (or the very same text, stored for another pair). Bare distance, the precision guard and the preset's
  * judge (the guard blended with the cosine, weighed by each candidate's share among its rivals), along the
  * threshold; the recommended thresholds come from the TUNE split (src/similarity/guard-model.json and
- * preset-tuning.json, written by scripts/fit-guard.ts and scripts/tune-preset.ts).
+ * preset-tuning.json, written by scripts/fit-guard.ts and scripts/tune-preset.ts). (c) The hard pairs of our own
+ * (bench/quality/hard-pairs.json, REPORT split): per category, the paraphrases served and the different
+ * pairs wrongly served, each pair one lookup in a cache holding its other question alone.
  *
- *   npm run bench:quality
+ *   npm run bench:quality                       # everything (QQP takes long); rewrites the Quality section
+ *   npm run bench:quality -- --hard-pairs-only  # the hard pairs alone (~30 s); rewrites their part only
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { DistanceEvaluation } from "../src/similarity/distance.js";
 import { DEFAULT_GUARD_MODEL, PrecisionGuardEvaluation } from "../src/similarity/precision-guard.js";
 import { DEFAULT_PRESET_THRESHOLD, presetEvaluation } from "../src/similarity/preset.js";
+import { parseArgs } from "./lib/args.js";
 import { count, fraction, table, writeJson, RESULTS_DIR } from "./lib/output.js";
 import { QualityCache, type Returned } from "./quality/cache-run.js";
 import { curve, thresholdGrid, type CurvePoint, type Outcome } from "./quality/curve.js";
 import { answerableCount, isRight, loadParaphrases, loadQqp, qqpSplits } from "./quality/data.js";
 import { EmbeddingCache, fillUseCache } from "./quality/embedding-cache.js";
+import { hardPairsSection, hardPairsTable, measureHardPairs, withHardPairsSection } from "./quality/hard-pairs.js";
 import { precisionRecallSvg } from "./quality/svg.js";
 
 const DOC = new URL("../docs/benchmarks.md", import.meta.url);
@@ -62,6 +67,16 @@ async function measure(name: string, stored: string[], queries: string[], answer
 }
 
 const vectors = new EmbeddingCache("use", 512);
+const RESULTS = `${RESULTS_DIR}/quality.json`;
+const hardPairs = await measureHardPairs(evaluations, recommended, vectors);
+if (parseArgs().flag("hard-pairs-only")) {
+  const previous = existsSync(RESULTS) ? (JSON.parse(readFileSync(RESULTS, "utf8")) as object) : { embedding: "use-lite-512", recommended };
+  writeJson(RESULTS, { ...previous, hardPairs });
+  writeFileSync(DOC, withHardPairsSection(readFileSync(DOC, "utf8"), hardPairsSection(hardPairs), END));
+  console.log(hardPairsTable(hardPairs));
+  process.exit(0);
+}
+
 const paraphrases = loadParaphrases();
 const { report } = qqpSplits(loadQqp());
 await fillUseCache(vectors, [...paraphrases.flatMap((p) => [p.origin, p.similar]), ...report.flatMap((p) => [p.text_a, p.text_b])]);
@@ -83,7 +98,7 @@ const qqp = await measure(
   vectors,
 );
 
-writeJson(`${RESULTS_DIR}/quality.json`, { embedding: "use-lite-512", recommended, targetPrecision, paraphrase, qqp });
+writeJson(RESULTS, { embedding: "use-lite-512", recommended, targetPrecision, paraphrase, qqp, hardPairs });
 
 const row = (set: string, kind: Kind, p: CurvePoint) => [set, kind, p.threshold.toFixed(3), fraction(p.precision), fraction(p.recall), fraction(p.hitRate), count(p.rightHits), count(p.wrongHits)];
 const header = ["data", "evaluation", "threshold", "precision", "recall", "hit rate", "right hits", "wrong hits"];
@@ -170,9 +185,11 @@ ${sweep("paraphrase-999", paraphrase)}
 ${sweep("QQP report", qqp)}
 
 ![precision vs recall](quality-curve.svg)
+
+${hardPairsSection(hardPairs)}
 ${END}`;
 const doc = readFileSync(DOC, "utf8");
 const at = doc.indexOf(BEGIN);
 const next = at >= 0 ? doc.slice(0, at) + section + doc.slice(doc.indexOf(END) + END.length) : `${doc.trimEnd()}\n\n${section}\n`;
 writeFileSync(DOC, next);
-console.log(`${operating}\n\n${reachable}`);
+console.log(`${operating}\n\n${reachable}\n\n${hardPairsTable(hardPairs)}`);

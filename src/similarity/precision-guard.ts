@@ -1,4 +1,4 @@
-import { BaseSimilarityEvaluation } from "./base.js";
+import { BaseSimilarityEvaluation, type EvaluationPair } from "./base.js";
 import { DistanceEvaluation } from "./distance.js";
 import { guardFeatures } from "./guard-features.js";
 import { sameQuestionText } from "./text-equality.js";
@@ -6,6 +6,8 @@ import { DimensionMismatchError, ValidationError } from "../core/errors.js";
 import { checkGuardModel, guardProbability, logisticProbability, sigmoid, standardise, type GuardModel } from "./guard-model.js";
 import { loadGuardNetwork, networkLogit, pairInputs, type LoadedGuardNetwork } from "./guard-network.js";
 import fittedModel from "./guard-model.json" with { type: "json" };
+import { PairEmbedder, type PairEmbeddingOptions } from "./pair-embeddings.js";
+import { similarityToQuery } from "./score.js";
 import type { EvaluationCandidate, EvaluationSource } from "./types.js";
 
 export type { GuardModel } from "./guard-model.js";
@@ -19,7 +21,7 @@ export const DEFAULT_GUARD_MODEL = checkGuardModel(fittedModel as GuardModel);
  */
 export const DEFAULT_GUARD_THRESHOLD = DEFAULT_GUARD_MODEL.fitted?.recommendedThreshold?.guard ?? 0.5;
 
-export interface PrecisionGuardOptions {
+export interface PrecisionGuardOptions extends PairEmbeddingOptions {
   /** A fitted model (scripts/fit-guard.ts); default the shipped one, fitted for the offline USE embedding. */
   model?: GuardModel;
   /**
@@ -44,6 +46,10 @@ export interface PrecisionGuardOptions {
  * The cosine comes from the search distance, or the two embeddings, like DistanceEvaluation; its scale
  * depends on the embedding, so use a model fitted on the embedding the cache uses (a pair network fitted on
  * another dimension raises DimensionMismatchError).
+ *
+ * As a Runnable (`invoke({ question, cachedQuestion })`), a pair without the vectors the model reads is
+ * embedded with `embeddings` (the cache's embedding model, so it scores as a lookup would), or refused with a
+ * ValidationError when none was given.
  */
 export class PrecisionGuardEvaluation extends BaseSimilarityEvaluation {
   static override lc_name(): string {
@@ -54,6 +60,7 @@ export class PrecisionGuardEvaluation extends BaseSimilarityEvaluation {
   readonly cosineWeight: number;
   private readonly cosine = new DistanceEvaluation();
   private readonly network?: LoadedGuardNetwork;
+  readonly #embedder: PairEmbedder;
 
   constructor(options: PrecisionGuardOptions = {}) {
     super(options);
@@ -64,6 +71,7 @@ export class PrecisionGuardEvaluation extends BaseSimilarityEvaluation {
     }
     this.cosineWeight = cosineWeight;
     this.network = this.model.network && loadGuardNetwork(this.model.network, this.model.features.length);
+    this.#embedder = new PairEmbedder("PrecisionGuardEvaluation", options.embeddings);
   }
 
   range(): readonly [number, number] {
@@ -76,6 +84,19 @@ export class PrecisionGuardEvaluation extends BaseSimilarityEvaluation {
     const values = guardFeatures(this.model.features, cosine, src.question, cached.question);
     if (this.model.vetoes.some((name) => values[this.model.features.indexOf(name)] === 1)) return 0;
     return (1 - this.cosineWeight) * this.#probability(src, cached, values) + this.cosineWeight * cosine;
+  }
+
+  /**
+   * Needs the cosine (a distance or both embeddings) and, when the model has a pair network, both vectors;
+   * the same text on both sides scores 1 from the text alone.
+   */
+  protected override completePair(pair: EvaluationPair): EvaluationPair | Promise<EvaluationPair> {
+    const { src, cached } = pair;
+    if (sameQuestionText(src.question, cached.question)) return pair;
+    const query = this.network ? src.embedding instanceof Float32Array : src.embedding !== undefined;
+    const stored = this.network ? cached.embedding instanceof Float32Array : (cached.embedding ?? cached.record?.embedding) !== undefined;
+    if (this.network ? query && stored : similarityToQuery(src, cached) !== undefined) return pair;
+    return this.#embedder.complete(pair, { query: !query, stored: !stored });
   }
 
   /** The model's probability that the two ask the same question. */

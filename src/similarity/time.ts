@@ -1,6 +1,6 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { innerEvaluation, positiveOption } from "./options.js";
-import { BaseSimilarityEvaluation } from "./base.js";
+import { BaseSimilarityEvaluation, type EvaluationPair } from "./base.js";
 import type { EvaluationCandidate, EvaluationContext, EvaluationSource, SimilarityEvaluation } from "./types.js";
 
 export interface TimeEvaluationOptions {
@@ -45,6 +45,11 @@ export class TimeEvaluation extends BaseSimilarityEvaluation {
   ): number | Promise<number> {
     if (this.#isStale(cached, context)) return this.range()[0];
     return BaseSimilarityEvaluation.evaluateWithin(this.inner, src, cached, context, config);
+  }
+
+  /** A stale candidate scores the minimum whatever the inner evaluation would need; a fresh one is the inner's to complete. */
+  protected override completePair(pair: EvaluationPair): EvaluationPair | Promise<EvaluationPair> {
+    return this.#isStale(pair.cached, pair.context) ? pair : BaseSimilarityEvaluation.completeWithin(this.inner, pair);
   }
 
   #isStale(cached: EvaluationCandidate, context?: EvaluationContext): boolean {

@@ -1,5 +1,6 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { BaseSimilarityEvaluation } from "./base.js";
+import { ValidationError } from "../core/errors.js";
+import { BaseSimilarityEvaluation, type EvaluationPair } from "./base.js";
 import { DistanceEvaluation } from "./distance.js";
 import { innerEvaluation, positiveOption } from "./options.js";
 import { normalizeScore, similarityToQuery } from "./score.js";
@@ -29,6 +30,10 @@ export const DEFAULT_AMBIGUITY_TEMPERATURE = 0.02;
  * Candidates that share the answer, or ask the very same question, are not rivals: either answer is right.
  * Without neighbours (an exact-key hit, a one-candidate lookup, a call outside the cache) the share is 1 and
  * the score is the inner evaluation's.
+ *
+ * As a Runnable, the inner evaluation completes the pair (an embedding evaluation embeds the questions with
+ * its `embeddings`, or refuses); a rival in `context.neighbours` with neither a distance nor an embedding is a
+ * ValidationError, since the share cannot weigh it.
  */
 export class UnambiguousEvaluation extends BaseSimilarityEvaluation {
   static override lc_name(): string {
@@ -66,6 +71,20 @@ export class UnambiguousEvaluation extends BaseSimilarityEvaluation {
     return this.#weigh(src, cached, context, BaseSimilarityEvaluation.evaluateWithin(this.inner, src, cached, context, config));
   }
 
+  protected override async completePair(pair: EvaluationPair): Promise<EvaluationPair> {
+    const completed = await BaseSimilarityEvaluation.completeWithin(this.inner, pair);
+    const { src, cached, context } = completed;
+    const neighbours = context?.neighbours ?? [];
+    if (neighbours.length === 0 || sameQuestionText(src.question, cached.question) || typeof src.embedding === "string") return completed;
+    const unmeasured = [cached, ...neighbours.filter((other) => isRival(other, cached))].some((candidate) => nearness(src, candidate) === undefined);
+    if (unmeasured) {
+      throw new ValidationError(
+        "UnambiguousEvaluation: with context.neighbours, the candidate and each rival need a `distance` or an `embedding` (and src an `embedding`) for the share.",
+      );
+    }
+    return completed;
+  }
+
   /**
    * The candidate's softmax share among itself and its rivals: 1 / (1 + sum of exp((rival - candidate) / T))
    * over cosine similarities (the stable form of exp(c/T) / sum exp(x/T)).
@@ -76,7 +95,7 @@ export class UnambiguousEvaluation extends BaseSimilarityEvaluation {
     if (own === undefined) return 1;
     let rivals = 0;
     for (const other of neighbours) {
-      if (other.answer === cached.answer || sameQuestionText(other.question, cached.question)) continue;
+      if (!isRival(other, cached)) continue;
       const similarity = nearness(src, other);
       if (similarity !== undefined) rivals += Math.exp((similarity - own) / this.temperature);
     }
@@ -88,6 +107,11 @@ export class UnambiguousEvaluation extends BaseSimilarityEvaluation {
     const weigh = (score: number) => normalizeScore(this.inner, score) * this.share(src, cached, context?.neighbours);
     return typeof raw === "number" ? weigh(raw) : raw.then(weigh);
   }
+}
+
+/** Another candidate that would answer differently: not the same answer, nor the same question. */
+function isRival(other: EvaluationCandidate, cached: EvaluationCandidate): boolean {
+  return other.answer !== cached.answer && !sameQuestionText(other.question, cached.question);
 }
 
 /** How near a candidate is to the query, for the share: exact-match keys compared by equality say nothing. */

@@ -70,6 +70,38 @@ describe("POST /v1/chat/completions: the cached OpenAI-compatible proxy", () => 
     expect(upstream.modelCalls()).toBe(2);
   });
 
+  it("shares answers across contexts only when asked: a body's share_across_contexts, or server.proxy_share_across_contexts", async () => {
+    const ask = (listening: Listening, system: string, share?: boolean) =>
+      new OpenAI({ baseURL: `${listening.url}/v1`, apiKey: "sk-caller", maxRetries: 0 }).chat.completions
+        .create({
+          model: "gpt-4o",
+          messages: [
+            { role: "system", content: system },
+            { role: "user", content: "What is the capital of France?" },
+          ],
+          ...(share === undefined ? {} : { share_across_contexts: share }),
+        } as OpenAI.ChatCompletionCreateParamsNonStreaming)
+        .withResponse();
+    const outcome = async (answer: ReturnType<typeof ask>) => (await answer).response.headers.get("x-semcache");
+    expect(await outcome(ask(server, "Answer in English."))).toBe("MISS");
+    expect(await outcome(ask(server, "Answer in French."))).toBe("MISS");
+    // Shared answers live in a partition of their own: stored by a sharing request, found by another one.
+    expect(await outcome(ask(server, "Answer in German.", true))).toBe("MISS");
+    expect(await outcome(ask(server, "Answer in Spanish.", true))).toBe("HIT");
+    expect(await outcome(ask(server, "Answer in Spanish."))).toBe("MISS");
+    const sharing = await exactServer({ settings: { upstream: { baseURL: upstream.baseURL }, proxyShareAcrossContexts: true }, env: {} });
+    try {
+      expect(await outcome(ask(sharing, "Answer in English."))).toBe("MISS");
+      expect(await outcome(ask(sharing, "Answer in French."))).toBe("HIT");
+      // A body's own field wins over the server's default.
+      expect(await outcome(ask(sharing, "Answer in Spanish.", false))).toBe("MISS");
+      expect(await outcome(ask(sharing, "Answer in Spanish.", false))).toBe("HIT");
+      expect(upstream.requests.at(-1)?.json).not.toHaveProperty("share_across_contexts");
+    } finally {
+      await sharing.close();
+    }
+  });
+
   it("streams misses and hits as SSE in the provider's chunk shape, ending with data: [DONE]", async () => {
     const streamed = async () => {
       const { data: stream, response } = await client().chat.completions.create({ model: "gpt-4o", stream: true, messages: question("tell me a story") }).withResponse();
@@ -436,8 +468,13 @@ describe("server.proxy_cache_scope and server.credential_secret in the YAML conf
   it("reads them, defaults to credential scope and takes the secret from the environment", () => {
     const options = read("  proxy_cache_scope: shared\n  credential_secret_env: SEMCACHE_SECRET\n");
     expect(options).toMatchObject({ proxyCacheScope: "shared", credentialSecretEnv: "SEMCACHE_SECRET" });
-    expect(resolveServerSettings(options, { SEMCACHE_SECRET: "0123456789abcdef-secret" }).proxy).toEqual({ cacheScope: "shared", credentialSecret: "0123456789abcdef-secret" });
-    expect(resolveServerSettings({}, {}).proxy).toEqual({ cacheScope: "credential", credentialSecret: undefined });
+    expect(resolveServerSettings(options, { SEMCACHE_SECRET: "0123456789abcdef-secret" }).proxy).toEqual({
+      cacheScope: "shared",
+      credentialSecret: "0123456789abcdef-secret",
+      shareAcrossContexts: false,
+    });
+    expect(resolveServerSettings({}, {}).proxy).toEqual({ cacheScope: "credential", credentialSecret: undefined, shareAcrossContexts: false });
+    expect(resolveServerSettings(read("  proxy_share_across_contexts: true\n"), {}).proxy.shareAcrossContexts).toBe(true);
     expect(resolveServerSettings(read("  credential_secret: 0123456789abcdef\n"), {}).proxy.credentialSecret).toBe("0123456789abcdef");
   });
 
@@ -448,5 +485,7 @@ describe("server.proxy_cache_scope and server.credential_secret in the YAML conf
     expect(() => resolveServerSettings(read("  credential_secret_env: SEMCACHE_SECRET\n"), {})).toThrow(/credential_secret_env: the environment variable SEMCACHE_SECRET is not set/);
     expect(() => resolveServerSettings(read("  credential_secret_env: SEMCACHE_SECRET\n"), { SEMCACHE_SECRET: "short" })).toThrow(/credential_secret_env must be a secret/);
     expect(() => resolveServerSettings({ proxyCacheScope: "open" as never }, {})).toThrow("server.proxy_cache_scope must be one of: credential, shared");
+    expect(() => read("  proxy_share_across_contexts: yes please\n")).toThrow(/proxy_share_across_contexts/);
+    expect(() => resolveServerSettings({ proxyShareAcrossContexts: "true" as never }, {})).toThrow("server.proxy_share_across_contexts must be a boolean");
   });
 });

@@ -8,6 +8,9 @@
  * (`proxy_cache_scope: credential`) only callers presenting the same upstream credential: the entry's
  * partition holds an HMAC of the key sent upstream, so a caller the upstream would refuse (a wrong key, or
  * none) only ever meets entries its own credential stored, and a refused call stores nothing.
+ *
+ * The system messages and earlier turns partition answers too, unless `proxy_share_across_contexts` (or a
+ * body's `share_across_contexts`) says answers are shared across contexts.
  */
 import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -146,6 +149,7 @@ export function chatRoutes(app: FastifyInstance): void {
           },
           signal: controller.signal,
           cacheOptions: cacheControlOptions(request.headers["cache-control"]),
+          shareAcrossContexts: state.settings.proxy.shareAcrossContexts,
         });
       } catch (error) {
         if (!(error instanceof UpstreamStatusError)) throw error;
