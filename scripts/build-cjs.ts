@@ -41,7 +41,7 @@ for (const file of files(DIST)) {
     });
     writeFileSync(target, code);
     modules++;
-  } else if (file.endsWith(".d.ts") || file.endsWith(".json")) {
+  } else if (file.endsWith(".d.ts") || file.endsWith(".json") || file.endsWith(".txt")) {
     copyFileSync(file, target);
   }
 }

@@ -6,7 +6,7 @@ import { NotInitError, ValidationError } from "../core/errors.js";
 import { absorbFault, putAnswer, type RequestOptions } from "../core/pipeline.js";
 import type { Session } from "../core/session.js";
 import type { CacheRequest } from "../core/types.js";
-import { CacheSource, checkDataDir, checkThreshold, ownCache } from "../langchain/cache-source.js";
+import { CacheSource, checkDataDir, checkProgress, checkThreshold, ownCache, type ProgressOption } from "../langchain/cache-source.js";
 import { isUnresolvedModel, modelSettings, runWithOutcome, splitCallOptions, type DescribedModel } from "../langchain/call-options.js";
 import { messageFromHit, storableAnswer } from "../langchain/chat-answers.js";
 import { chatRequest, toolSettingsDigest, withoutToolSettings } from "../langchain/chat-key.js";
@@ -26,6 +26,11 @@ export interface SemanticCacheMiddlewareOptions {
   dataDir?: string;
   /** Without `cache`: the score a stored question needs to answer a new one (default the preset's). */
   threshold?: number;
+  /**
+   * Without `cache`: where the model's loading is told (the first cache of a process loads it, ~1 s): a
+   * function of the message, or false for nothing. Default: once per process, through console.warn.
+   */
+  onProgress?: ProgressOption;
   /** Reuse an answer stored under other system prompts or earlier turns (never across tool results). Default false. */
   shareAcrossContexts?: boolean;
   /** The session every lookup and update belongs to (a Session or its name). */
@@ -121,20 +126,21 @@ async function modelOf(call: ModelCall): Promise<unknown> {
  */
 export function semanticCacheMiddleware(options: SemanticCacheMiddlewareOptions = {}): SemanticCacheMiddleware {
   if (typeof options !== "object" || options === null) throw new ValidationError("semanticCacheMiddleware options must be an object.");
-  const { cache, dataDir, threshold, shareAcrossContexts = false, session, cacheOptions, temperatureSkip } = options;
+  const { cache, dataDir, threshold, onProgress, shareAcrossContexts = false, session, cacheOptions, temperatureSkip } = options;
   if (cache !== undefined && !(cache instanceof Cache) && typeof cache !== "function") {
     throw new ValidationError("semanticCacheMiddleware: `cache` must be a Cache or a function that builds one.");
   }
-  if (cache !== undefined && (dataDir !== undefined || threshold !== undefined)) {
-    throw new ValidationError("semanticCacheMiddleware: `dataDir` and `threshold` set up its own cache; a `cache` you give is set up by you.");
+  if (cache !== undefined && (dataDir !== undefined || threshold !== undefined || onProgress !== undefined)) {
+    throw new ValidationError("semanticCacheMiddleware: `dataDir`, `threshold` and `onProgress` set up its own cache; a `cache` you give is set up by you.");
   }
   checkDataDir("semanticCacheMiddleware", dataDir);
+  checkProgress("semanticCacheMiddleware", onProgress);
   checkThreshold("semanticCacheMiddleware", threshold);
   if (typeof shareAcrossContexts !== "boolean") throw new ValidationError("semanticCacheMiddleware: `shareAcrossContexts` must be a boolean.");
   if (temperatureSkip !== undefined && typeof temperatureSkip !== "boolean") {
     throw new ValidationError("semanticCacheMiddleware: `temperatureSkip` must be a boolean.");
   }
-  const source = new CacheSource(cache ?? ownCache(dataDir, threshold));
+  const source = new CacheSource(cache ?? ownCache(dataDir, threshold, onProgress));
   const defaults = { session, cacheOptions, temperatureSkip };
   /** The cache of every call: `cacheOptions.cacheObj` when set, else its own or the one given. */
   const cacheFor = async (): Promise<Cache | undefined> => {

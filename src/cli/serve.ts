@@ -5,6 +5,7 @@ import { packageVersion } from "../core/package-version.js";
 import { buildServer } from "../server/app.js";
 import { openServerCache, readConfigFile } from "../server/server-cache.js";
 import { isLoopback, resolveServerSettings } from "../server/server-config.js";
+import { warmUp } from "../server/warm-up.js";
 import { PrecisionGuardEvaluation } from "../similarity/precision-guard.js";
 import type { SimilarityEvaluation } from "../similarity/types.js";
 import { UnambiguousEvaluation } from "../similarity/unambiguous.js";
@@ -71,6 +72,8 @@ export async function serve(argv: string[], io: TuneIo): Promise<void> {
 
   // Everything the user gave is checked before the cache (and its model) is loaded.
   const config = configPath === undefined ? undefined : await readConfigFile(configPath);
+  // What a GPTCache config names that runs as something else here, one line each.
+  for (const note of config?.notes ?? []) io.progress(`semcache: ${note}\n`);
   const server = config?.serverOptions;
   const section = { ...server, host: values.host ?? server?.host, port: port ?? server?.port };
   if (values["allow-unauthenticated"]) section.allowUnauthenticated = true;
@@ -87,6 +90,8 @@ export async function serve(argv: string[], io: TuneIo): Promise<void> {
     const app = buildServer({ cache, settings: section, logger: { level }, logRequests: level === "debug" || level === "trace", closeCache: true });
     const stopped = waitForStop(app.close.bind(app), io);
     try {
+      // The first request then costs what the next ones do (see warm-up.ts).
+      await warmUp(app);
       await app.listen({ host: settings.host, port: settings.port });
     } catch (error) {
       await app.close();
@@ -103,8 +108,8 @@ export async function serve(argv: string[], io: TuneIo): Promise<void> {
       `stores ${opened.stores}`,
       `judge ${judgeName(cache.similarityEvaluation)}`,
       `threshold ${cache.config.similarityThreshold}`,
-      // The default upstream is only a fallback for the proxy; one the config names is worth showing.
-      ...(server?.upstream ? [`upstream ${settings.upstream.baseURL}`] : []),
+      // Where the proxy's misses go: the config's, OPENAI_BASE_URL, or OpenAI's.
+      `upstream ${settings.upstream.baseURL}`,
       `version ${packageVersion()}`,
     ];
     io.out(`semcache listening on ${url} (${setup.join(", ")}; API page ${url}/docs)\n`);

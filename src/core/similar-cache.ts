@@ -5,6 +5,7 @@ import type { EvictionPolicy } from "../manager/eviction/types.js";
 import { managerFactory, type ManagerComponents, type ScalarParams, type VectorParams } from "../manager/factory.js";
 import type { PostProcessFunc, PreEmbeddingFunc } from "../processors/types.js";
 import { DistanceEvaluation } from "../similarity/distance.js";
+import { loadLexicon } from "../similarity/lexicon.js";
 import { DEFAULT_GUARD_THRESHOLD, PrecisionGuardEvaluation } from "../similarity/precision-guard.js";
 import { DEFAULT_PRESET_THRESHOLD, presetEvaluation } from "../similarity/preset.js";
 import type { SimilarityEvaluation } from "../similarity/types.js";
@@ -107,6 +108,12 @@ async function warmUpEmbedding(embeddingFunc: EmbeddingFunction, name: string, o
   onProgress?.(`embedding model ready in ${loadMs} ms`);
 }
 
+/** Whether the cache will judge with the preset (as below), whose precision guard reads the questions' words. */
+function judgesWords(options: SimilarCacheOptions): boolean {
+  const evaluation = options.evaluation;
+  return evaluation === undefined ? options.embedding === undefined || options.embedding instanceof UniversalSentenceEncoderEmbeddings : evaluation instanceof PrecisionGuardEvaluation;
+}
+
 /**
  * The offline semantic cache in one call: the Universal Sentence Encoder, an SQLite file and an HNSW index
  * in `dataDir`, and `presetEvaluation()` judging candidates. Entries survive restarts on the same dataDir.
@@ -124,7 +131,12 @@ export async function initSimilarCache(options: SimilarCacheOptions = {}): Promi
   const embedding = options.embedding ?? new UniversalSentenceEncoderEmbeddings({ worker: true });
   const known = (embedding as { dimension?: unknown }).dimension;
   const embeddingFunc = toEmbeddingFunction(embedding, { dimension: typeof known === "number" && known > 0 ? known : undefined });
-  if (options.warmUp ?? true) await warmUpEmbedding(embeddingFunc, embeddingName(embedding), options.onProgress);
+  if (options.warmUp ?? true) {
+    const warming = warmUpEmbedding(embeddingFunc, embeddingName(embedding), options.onProgress);
+    // The default judge reads words: its lexicon (~0.1 s) loads here, while the model loads on its thread.
+    if (judgesWords(options)) loadLexicon();
+    await warming;
+  }
   // Learns an unknown dimension with one probe, so the index is created at the right size.
   else await embeddingFunc.init?.();
   const dimension = options.vectorParams?.dimension ?? (embeddingFunc.dimension || undefined);

@@ -181,7 +181,10 @@ class UseWorker {
       batchChars: BATCH_CHARS,
       longText: LONG_TEXT,
     };
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData });
+    // A worker inherits the process's Node options, and under `node --input-type=module -e` this CommonJS source
+    // would run as an ES module ("require is not defined in ES module scope").
+    const execArgv = process.execArgv.filter((arg, i, all) => !arg.startsWith("--input-type") && all[i - 1] !== "--input-type");
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData, execArgv });
     this.worker.unref();
     this.worker.on("message", (reply: Reply) => this.receive(reply));
     this.worker.on("error", (error) => this.fail(error));

@@ -79,9 +79,38 @@ export async function memoryIndex(): Promise<VectorIndex> {
   }
 }
 
-/** A surface's own cache, built on first use: the offline preset, in memory or in `dataDir`. */
-export function ownCache(dataDir: string | undefined, threshold: number | undefined): () => Promise<Cache> {
-  return async () => initSimilarCache({ cache: new Cache(), threshold, ...storage(dataDir, dataDir === undefined ? await memoryIndex() : undefined) });
+/** Where a surface's own cache tells of its model loading: a function of yours, or false for nothing. */
+export type ProgressOption = ((message: string) => void) | false;
+
+/** Whether this process (this copy of the package) has said so already: the model loads once per process. */
+let modelLoadingTold = false;
+
+/**
+ * The default progress lines: the first own cache of the process says, through the package's warnings, that
+ * the offline model is loading (its first use pauses ~1 s) and how long it took; later ones say nothing.
+ */
+function tellOncePerProcess(): ((message: string) => void) | undefined {
+  if (modelLoadingTold) return undefined;
+  modelLoadingTold = true;
+  return (message) => console.warn(`${WARNING_PREFIX} ${message}`);
+}
+
+export function checkProgress(surface: string, onProgress: unknown): void {
+  if (onProgress !== undefined && onProgress !== false && typeof onProgress !== "function") {
+    throw new ValidationError(`${surface}: \`onProgress\` must be a function of a message, or false for no loading lines.`);
+  }
+}
+
+/**
+ * A surface's own cache, built on first use: the offline preset, in memory or in `dataDir`. Its model loading is
+ * told to `onProgress`, by default once per process through console.warn (false: not at all).
+ */
+export function ownCache(dataDir: string | undefined, threshold: number | undefined, onProgress?: ProgressOption): () => Promise<Cache> {
+  return async () => {
+    const progress = onProgress === undefined ? tellOncePerProcess() : onProgress || undefined;
+    const stores = storage(dataDir, dataDir === undefined ? await memoryIndex() : undefined);
+    return initSimilarCache({ cache: new Cache(), threshold, onProgress: progress, ...stores });
+  };
 }
 
 export function checkThreshold(surface: string, threshold: unknown): void {

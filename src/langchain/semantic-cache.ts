@@ -11,7 +11,7 @@ import { stableStringify } from "../core/keys.js";
 import { absorbFault, putAnswer, runCached, type RequestOptions } from "../core/pipeline.js";
 import type { CacheRequest } from "../core/types.js";
 import { isLangChainVectorStore } from "../stores/vector/kinds.js";
-import { CacheSource, checkDataDir, checkThreshold, memoryIndex, ownCache, storage } from "./cache-source.js";
+import { CacheSource, checkDataDir, checkProgress, checkThreshold, memoryIndex, ownCache, storage, type ProgressOption } from "./cache-source.js";
 import { exactContext, followingTurns, lastHumanTurn, withoutToolCallIds } from "./prompt-key.js";
 import { sanitizeLlmKey } from "./secrets.js";
 import { fromHit, toStoredAnswer } from "./stored-generations.js";
@@ -30,6 +30,12 @@ export interface SemanticCacheOptions {
   dataDir?: string;
   /** Without `cache`: the score a stored question needs to answer a new one (default the preset's). */
   threshold?: number;
+  /**
+   * Without `cache`: told that the offline embedding model is loading on first use, then how long it took (two
+   * lines). Default: the first such cache of the process prints them with console.warn, prefixed
+   * `[langchain-semcache]`; false prints nothing.
+   */
+  onProgress?: ProgressOption;
   /**
    * Turns LangChain's prompt string into the key text, which the cache's own `preEmbeddingFunc` then reads
    * as the request's `prompt`. Default `lastHumanTurn`; `fullPrompt` keys on the whole transcript.
@@ -55,7 +61,7 @@ export interface SemanticCacheOptions {
 }
 
 /** Options of `SemanticCache.fromEmbeddings`. */
-export interface FromEmbeddingsOptions extends Omit<SemanticCacheOptions, "cache"> {
+export interface FromEmbeddingsOptions extends Omit<SemanticCacheOptions, "cache" | "onProgress"> {
   /**
    * Where the vectors live: a LangChain VectorStore of yours (its own embeddings are not used), or
    * "scalar,vector" kinds (see docs/storage.md). Default an in-process HNSW index.
@@ -114,15 +120,16 @@ export class SemanticCache extends BaseCache<Generation[]> {
   constructor(options: SemanticCacheOptions = {}) {
     super();
     if (typeof options !== "object" || options === null) throw new ValidationError("SemanticCache options must be an object.");
-    const { cache, dataDir, threshold, preEmbeddingFunc, requestOptions, shareAcrossContexts = false, temperatureSkip = false } = options;
+    const { cache, dataDir, threshold, onProgress, preEmbeddingFunc, requestOptions, shareAcrossContexts = false, temperatureSkip = false } = options;
     if (cache !== undefined && !(cache instanceof Cache) && typeof cache !== "function") {
       throw new ValidationError("SemanticCache: `cache` must be a Cache or a function that builds one.");
     }
-    if (cache !== undefined && (dataDir !== undefined || threshold !== undefined)) {
-      throw new ValidationError("SemanticCache: `dataDir` and `threshold` set up its own cache; a `cache` you give is set up by you.");
+    if (cache !== undefined && (dataDir !== undefined || threshold !== undefined || onProgress !== undefined)) {
+      throw new ValidationError("SemanticCache: `dataDir`, `threshold` and `onProgress` set up its own cache; a `cache` you give is set up by you.");
     }
     checkDataDir("SemanticCache", dataDir);
     checkThreshold("SemanticCache", threshold);
+    checkProgress("SemanticCache", onProgress);
     for (const [name, value] of Object.entries({ shareAcrossContexts, temperatureSkip })) {
       if (typeof value !== "boolean") throw new ValidationError(`SemanticCache: \`${name}\` must be a boolean.`);
     }
@@ -132,7 +139,7 @@ export class SemanticCache extends BaseCache<Generation[]> {
     if (requestOptions !== undefined && (typeof requestOptions !== "object" || requestOptions === null) && typeof requestOptions !== "function") {
       throw new ValidationError("SemanticCache: `requestOptions` must be an object or a function.");
     }
-    this.source = new CacheSource(cache ?? ownCache(dataDir, threshold));
+    this.source = new CacheSource(cache ?? ownCache(dataDir, threshold, onProgress));
     this.preEmbeddingFunc = preEmbeddingFunc ?? lastHumanTurn;
     this.requestOptions = requestOptions;
     this.shareAcrossContexts = shareAcrossContexts;

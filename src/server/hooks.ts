@@ -17,7 +17,13 @@ function append(existing: RouteOptions["onRequest"], hook: Hook): Hook[] {
 /** Counts a route's answers in its series (one per method the route answers). */
 function metricsHook(state: ServerState, url: string): Hook {
   const byMethod = new Map<string, RouteSeries>();
+  // The series kept belong to the Metrics they came from: the warm-up answers into metrics of its own.
+  let metrics = state.metrics;
   return (request, reply, done) => {
+    if (metrics !== state.metrics) {
+      metrics = state.metrics;
+      byMethod.clear();
+    }
     let series = byMethod.get(request.method);
     if (!series) {
       series = state.metrics.series(request.method, url);

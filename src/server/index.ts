@@ -19,4 +19,5 @@ export {
 } from "./server-config.js";
 export { SERVER_ERROR_CODES, HttpProblem, type ServerErrorCode, type ErrorBody } from "./errors.js";
 export { cacheControlOptions } from "./routes/chat.js";
+export { warmUp, type WarmUpRequest } from "./warm-up.js";
 export { NAMESPACE_HEADER, type Access, type Caller } from "./auth.js";

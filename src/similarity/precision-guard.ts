@@ -6,6 +6,7 @@ import { DimensionMismatchError, ValidationError } from "../core/errors.js";
 import { checkGuardModel, guardProbability, logisticProbability, sigmoid, standardise, type GuardModel } from "./guard-model.js";
 import { loadGuardNetwork, networkLogit, pairInputs, type LoadedGuardNetwork } from "./guard-network.js";
 import fittedModel from "./guard-model.json" with { type: "json" };
+import { lexicalVeto } from "./lexical-vetoes.js";
 import { PairEmbedder, type PairEmbeddingOptions } from "./pair-embeddings.js";
 import { similarityToQuery } from "./score.js";
 import type { EvaluationCandidate, EvaluationSource } from "./types.js";
@@ -30,6 +31,14 @@ export interface PrecisionGuardOptions extends PairEmbeddingOptions {
    * text. Vetoed pairs score 0 whatever the weight.
    */
   cosineWeight?: number;
+  /**
+   * Applies the lexical vetoes (default true): the two questions' words are aligned (same base form, WordNet
+   * synonyms and linked words), and a pair scores 0 when a word is replaced by an unrelated one in the same
+   * place ("dogs" / "cats", "sort" / "reverse"), by its antonym, when words cross a direction word ("miles to
+   * km" / "km to miles"), a short word flips ("zoom in" / "zoom out"), one side asks for less, or the numbers
+   * differ (digits and words alike). See docs/semantic.md.
+   */
+  lexicalVetoes?: boolean;
 }
 
 /**
@@ -58,6 +67,7 @@ export class PrecisionGuardEvaluation extends BaseSimilarityEvaluation {
 
   readonly model: GuardModel;
   readonly cosineWeight: number;
+  readonly lexicalVetoes: boolean;
   private readonly cosine = new DistanceEvaluation();
   private readonly network?: LoadedGuardNetwork;
   readonly #embedder: PairEmbedder;
@@ -70,6 +80,9 @@ export class PrecisionGuardEvaluation extends BaseSimilarityEvaluation {
       throw new ValidationError("PrecisionGuardEvaluation: `cosineWeight` must be a number from 0 to 1.");
     }
     this.cosineWeight = cosineWeight;
+    const { lexicalVetoes = true } = options;
+    if (typeof lexicalVetoes !== "boolean") throw new ValidationError("PrecisionGuardEvaluation: `lexicalVetoes` must be a boolean.");
+    this.lexicalVetoes = lexicalVetoes;
     this.network = this.model.network && loadGuardNetwork(this.model.network, this.model.features.length);
     this.#embedder = new PairEmbedder("PrecisionGuardEvaluation", options.embeddings);
   }
@@ -83,6 +96,7 @@ export class PrecisionGuardEvaluation extends BaseSimilarityEvaluation {
     const cosine = this.cosine.evaluation(src, cached);
     const values = guardFeatures(this.model.features, cosine, src.question, cached.question);
     if (this.model.vetoes.some((name) => values[this.model.features.indexOf(name)] === 1)) return 0;
+    if (this.lexicalVetoes && lexicalVeto(src.question, cached.question)) return 0;
     return (1 - this.cosineWeight) * this.#probability(src, cached, values) + this.cosineWeight * cosine;
   }
 

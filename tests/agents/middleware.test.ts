@@ -217,5 +217,7 @@ describe("semanticCacheMiddleware in createAgent", () => {
     expect(() => semanticCacheMiddleware({ cache: {} as never })).toThrow(ValidationError);
     expect(() => semanticCacheMiddleware({ shareAcrossContexts: "yes" as never })).toThrow(ValidationError);
     expect(() => semanticCacheMiddleware({ cache: () => Promise.resolve(new Cache()), dataDir: "/tmp/x" })).toThrow(ValidationError);
+    expect(() => semanticCacheMiddleware({ onProgress: "loud" as never })).toThrow(ValidationError);
+    expect(() => semanticCacheMiddleware({ cache: () => Promise.resolve(new Cache()), onProgress: false })).toThrow(ValidationError);
   });
 });

@@ -21,7 +21,7 @@ import {
   put,
 } from "../../src/index.js";
 import type { SimilarityEvaluation } from "../../src/similarity/types.js";
-import { managerFactory } from "../../src/manager/factory.js";
+import { managerFactory, SCALAR_KINDS } from "../../src/manager/factory.js";
 import { PostgresScalarStore } from "../../src/stores/scalar/postgres.js";
 import { RedisScalarStore } from "../../src/stores/scalar/redis.js";
 import { concatAllQueries } from "../../src/processors/context/concat.js";
@@ -68,7 +68,10 @@ describe("loadGptCacheConfig", () => {
   it("passes a vector database's url and collection through vector_params, and refuses wrong types with the path", () => {
     const config = loadGptCacheConfig("storage_config:\n  manager: postgres,chroma\n  vector_params:\n    url: http://127.0.0.1:8001\n    collection: answers\n");
     expect(config.storage?.vectorParams).toMatchObject({ url: "http://127.0.0.1:8001", collection: "answers" });
-    expect(() => loadGptCacheConfig("storage_config:\n  vector_params:\n    url: 5\n")).toThrow(/storage_config\.vector_params\.url/);
+    expect(() => loadGptCacheConfig("storage_config:\n  manager: sqlite,chroma\n  vector_params:\n    url: 5\n")).toThrow(/storage_config\.vector_params\.url/);
+    expect(() => loadGptCacheConfig("storage_config:\n  vector_params:\n    url: http://x\n")).toThrow(
+      "storage_config.vector_params: url does not apply to the hnswlib vector store (it takes dimension, top_k, path,",
+    );
     expect(() => loadGptCacheConfig("storage_config:\n  sync_interval_ms: -1\n")).toThrow(/storage_config\.sync_interval_ms/);
   });
 
@@ -108,7 +111,7 @@ describe("loadGptCacheConfig", () => {
     ["config:\n  similarity_threshold: 1.5", "config.similarity_threshold must be a number in [0, 1]"],
     ["config:\n  prompts: 3", "config.prompts must be a list of strings"],
     ["storage_config:\n  scalar_params:\n    table_len_config:\n      question_question: 0", "storage_config.scalar_params.table_len_config.question_question must be a positive integer"],
-    ["embedding: onnx", "embedding must be one of: use"],
+    ["embedding: magic", "embedding must be one of: use"],
     ["evaluation: magic", "evaluation must be one of: distance"],
     ["storage_config:\n  eviction: random", "storage_config.eviction must be one of: LRU, LFU, FIFO"],
     ["pre_function: nope", "pre_function must be one of: last_content"],
@@ -174,7 +177,7 @@ describe("server-store settings in storage_config.scalar_params", () => {
   it.each([
     ["namespace: a", "postgres", "storage_config.scalar_params: namespace does not apply to the postgres store (it takes url,"],
     ["pool_size: 3\ntable_prefix: x_", "redis", "storage_config.scalar_params: pool_size, table_prefix do not apply to the redis store"],
-    ["host: db", "sqlite,hnswlib", "storage_config.scalar_params: host does not apply to the sqlite store (it takes path, table_prefix, table_len_config, max_reports)"],
+    ["host: db", "sqlite,hnswlib", "storage_config.scalar_params: host does not apply to the sqlite store (it takes path, sql_url, table_prefix, table_name, table_len_config, max_reports)"],
     ["sql_url: redis://h", "redis", "sql_url does not apply to the redis store"],
     ["url: redis://h\nurl_env: X", "redis", "storage_config.scalar_params: set one of url, sql_url and url_env, not url and url_env"],
     ["url_env: SEMCACHE_SURELY_UNSET_VARIABLE", "postgres", "storage_config.scalar_params.url_env names SEMCACHE_SURELY_UNSET_VARIABLE, which is not set"],
@@ -192,10 +195,18 @@ describe("server-store settings in storage_config.scalar_params", () => {
     expect(() => storage(yaml, manager)).toThrow(message);
   });
 
-  it("leaves the keys of an unknown store kind to managerFactory, which names the kinds", () => {
-    const { manager, scalarParams } = storage("url: x://y", "cassandra,hnswlib");
-    expect(scalarParams).toStrictEqual({ url: "x://y" });
-    expect(() => managerFactory(manager, { scalarParams })).toThrow(UnknownKindError);
+  it("refuses an unknown store kind naming the kinds, and leaves a kind registered in SCALAR_KINDS to its factory", () => {
+    expect(() => storage("url: x://y", "cassandra,hnswlib")).toThrow(UnknownKindError);
+    expect(() => storage("url: x://y", "cassandra,hnswlib")).toThrow('Unknown scalar store kind "cassandra". Known kinds: sqlite, memory, postgres, postgresql,');
+    SCALAR_KINDS.cassandra = () => ({}) as never;
+    try {
+      const { manager, scalarParams } = storage("url: x://y", "cassandra,hnswlib");
+      expect({ manager, scalarParams }).toStrictEqual({ manager: "cassandra,hnswlib", scalarParams: { url: "x://y" } });
+      // Its keys are not checked per kind, but a key no store takes is still refused.
+      expect(() => storage("keyspace_hint: ks", "cassandra,hnswlib")).toThrow("Unknown config key in storage_config.scalar_params: keyspace_hint");
+    } finally {
+      delete SCALAR_KINDS.cassandra;
+    }
   });
 });
 
@@ -242,16 +253,16 @@ describe("similarCacheOptionsFromConfig", () => {
 
   it("refuses evaluation settings that do not apply", () => {
     expect(() => similarCacheOptionsFromConfig(loadGptCacheConfig("evaluation: distance\nevaluation_config:\n  max_distance: 4"))).toThrow(
-      "Unknown config key in evaluation_config: max_distance",
+      'evaluation_config: max_distance and positive set GPTCache\'s distance scale; here "distance" scores the cosine similarity on [0, 1]',
     );
     expect(() => similarCacheOptionsFromConfig(loadGptCacheConfig("evaluation: time\nevaluation_config:\n  time_range: soon"))).toThrow(
       "evaluation_config.time_range must be a positive number",
     );
     expect(() => similarCacheOptionsFromConfig(loadGptCacheConfig("embedding: wink\nembedding_config:\n  batch_size: 8"))).toThrow(
-      "embedding_config.batch_size applies to the \"use\" embedding only",
+      'embedding_config: batch_size does not apply to the "wink" embedding (it takes no settings).',
     );
     expect(() => similarCacheOptionsFromConfig(loadGptCacheConfig("embedding: string\nembedding_config:\n  worker: true"))).toThrow(
-      "embedding_config.worker applies to the \"use\" embedding only",
+      'embedding_config: worker does not apply to the "string" embedding (it takes no settings).',
     );
     expect(() => loadGptCacheConfig("embedding_config:\n  worker: sometimes")).toThrow(/embedding_config\.worker/);
   });

@@ -113,6 +113,25 @@ describe("the packed package", () => {
     expect(JSON.parse(cjs.stdout)).toEqual(imported);
   }, 60_000);
 
+  it("new SemanticCache() loads its model under `node --input-type=module -e` and `node -e`, as from a file", async () => {
+    // The model runs on a worker thread, which inherits the process's Node options: --input-type=module must not
+    // make its CommonJS source an ES module ("require is not defined in ES module scope").
+    const body = (load: string) =>
+      `const { SemanticCache } = ${load}; const cache = new SemanticCache({ onProgress: false });
+await cache.update("What is the capital of France?", "llm", [{ text: "Paris" }]);
+const hit = await cache.lookup("Tell me the capital of France", "llm");
+console.log(JSON.stringify(hit && hit[0].text)); await cache.close();`;
+    const runs = [
+      ["--input-type=module", "-e", body(`await import("${manifest.name}/langchain")`)],
+      ["--input-type", "module", "-e", body(`await import("${manifest.name}/langchain")`)],
+      ["-e", `(async () => { ${body(`require("${manifest.name}/langchain")`)} })()`],
+    ];
+    for (const args of runs) {
+      const { stdout, stderr } = await run(process.execPath, args, { cwd: project });
+      expect({ args: args.slice(0, -1), stderr, answer: JSON.parse(stdout) }).toEqual({ args: args.slice(0, -1), stderr: "", answer: "Paris" });
+    }
+  }, 90_000);
+
   it("`npx semcache` finds the linked bin", async () => {
     const { stdout } = await run("npx", ["--no", "--", "semcache", "--help"], { cwd: project });
     expect(stdout).toMatch(/^Usage: semcache <command>/);

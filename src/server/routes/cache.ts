@@ -14,7 +14,8 @@ export const errorResponses = { "4xx": errorSchema, "5xx": errorSchema } as cons
 export const security = [{ bearer: [] }];
 
 export function cacheRoutes(app: FastifyInstance): void {
-  const { service } = app.semcache;
+  // Read per request: the warm-up answers from a scratch cache's service.
+  const state = app.semcache;
 
   app.post<{ Body: { prompt: string; answer: string } }>(
     "/put",
@@ -30,7 +31,7 @@ export function cacheRoutes(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      await service.put(request.body.prompt, request.body.answer, request.caller.namespace);
+      await state.service.put(request.body.prompt, request.body.answer, request.caller.namespace);
       return { ok: true };
     },
   );
@@ -57,8 +58,8 @@ export function cacheRoutes(app: FastifyInstance): void {
     },
     async (request) => {
       const { prompt } = request.body;
-      const answer = await service.get(prompt, request.caller.namespace);
-      app.semcache.namespaceStats.record(request.caller.namespace, "main", answer === null ? "MISS" : "HIT");
+      const answer = await state.service.get(prompt, request.caller.namespace);
+      state.namespaceStats.record(request.caller.namespace, "main", answer === null ? "MISS" : "HIT");
       return { prompt, answer };
     },
   );
@@ -76,7 +77,7 @@ export function cacheRoutes(app: FastifyInstance): void {
       },
     },
     async () => {
-      await service.flush();
+      await state.service.flush();
       return { ok: true };
     },
   );
@@ -94,7 +95,7 @@ export function cacheRoutes(app: FastifyInstance): void {
       },
     },
     async () => {
-      await service.clear();
+      await state.service.clear();
       return { ok: true };
     },
   );
@@ -136,7 +137,7 @@ export function cacheRoutes(app: FastifyInstance): void {
       if (!request.caller.admin && pairs.some((pair) => pair.partition)) {
         throw new HttpProblem("SEMCACHE_FORBIDDEN", "Restoring exported partitions takes an admin key.");
       }
-      return { imported: await service.importPairs(pairs, request.caller.namespace) };
+      return { imported: await state.service.importPairs(pairs, request.caller.namespace) };
     },
   );
 
@@ -155,7 +156,7 @@ export function cacheRoutes(app: FastifyInstance): void {
     async (_request, reply) => {
       const lines = Readable.from(
         (async function* () {
-          for await (const entry of service.entries()) yield `${JSON.stringify(entry)}\n`;
+          for await (const entry of state.service.entries()) yield `${JSON.stringify(entry)}\n`;
         })(),
       );
       return reply.type("application/x-ndjson").send(lines);

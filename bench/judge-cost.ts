@@ -1,0 +1,90 @@
+/**
+ * What the judge costs a semantic lookup: the preset's evaluation (the precision guard with its pair
+ * network, blended with the cosine, weighed by the ambiguity share) scoring a lookup's 5 candidates, with
+ * and without the lexical vetoes, side by side in one run. The questions are QQP report pairs (each query
+ * against its partner and four other stored questions); vectors are random unit vectors of the model's
+ * dimension (the judge's cost does not depend on their values).
+ *
+ *   npm run bench:judge [-- --lookups 4000 --rounds 3]
+ *
+ * Writes docs/benchmarks.md's judge-cost block and bench/results/judge-cost.json.
+ */
+import { fileURLToPath } from "node:url";
+import { loadQqp, qqpSplits } from "./quality/data.js";
+import { parseArgs } from "./lib/args.js";
+import { writeGeneratedBlock } from "./lib/docs.js";
+import { environment, saveResult, table, us } from "./lib/output.js";
+import { PrecisionGuardEvaluation } from "../src/similarity/precision-guard.js";
+import preset from "../src/similarity/preset-tuning.json" with { type: "json" };
+import { UnambiguousEvaluation } from "../src/similarity/unambiguous.js";
+import type { EvaluationCandidate } from "../src/similarity/types.js";
+
+const args = parseArgs();
+const LOOKUPS = args.number("lookups", 4000);
+const ROUNDS = args.number("rounds", 3);
+const CANDIDATES = 5;
+const DIMENSION = 512;
+const DOC = fileURLToPath(new URL("../docs/benchmarks.md", import.meta.url));
+
+let seed = 42;
+const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * 2 - 1;
+function unitVector(): Float32Array {
+  const vector = Float32Array.from({ length: DIMENSION }, random);
+  const norm = Math.hypot(...vector);
+  return vector.map((value) => value / norm);
+}
+
+const pairs = qqpSplits(loadQqp()).report.slice(0, LOOKUPS + CANDIDATES);
+const lookups = pairs.slice(0, LOOKUPS).map((pair, i) => ({
+  src: { question: pair.text_b, embedding: unitVector() },
+  candidates: [pair, ...pairs.slice(i + 1, i + CANDIDATES)].map(
+    (stored, k): EvaluationCandidate => ({ question: stored.text_a, answer: `answer ${i + k}`, embedding: unitVector(), distance: 0.1 + k * 0.02 }),
+  ),
+}));
+
+const judges = {
+  "preset, lexical vetoes (shipped)": new UnambiguousEvaluation({ evaluation: new PrecisionGuardEvaluation({ cosineWeight: preset.cosineWeight }), temperature: preset.temperature }),
+  "preset without lexical vetoes": new UnambiguousEvaluation({
+    evaluation: new PrecisionGuardEvaluation({ cosineWeight: preset.cosineWeight, lexicalVetoes: false }),
+    temperature: preset.temperature,
+  }),
+};
+type Judge = keyof typeof judges;
+
+/** Microseconds per lookup (all its candidates judged against each other), sorted. */
+async function timeLookups(judge: UnambiguousEvaluation): Promise<Float64Array> {
+  const times = new Float64Array(lookups.length);
+  for (const [i, { src, candidates }] of lookups.entries()) {
+    const start = process.hrtime.bigint();
+    for (const [k, candidate] of candidates.entries()) await judge.evaluation(src, candidate, { neighbours: candidates.filter((_, j) => j !== k) });
+    times[i] = Number(process.hrtime.bigint() - start) / 1000;
+  }
+  return times.sort();
+}
+
+const quantile = (sorted: Float64Array, q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+// A first pass loads the lexicon and warms the JIT; it is not counted.
+for (const judge of Object.values(judges)) await timeLookups(judge);
+const results = Object.fromEntries(Object.keys(judges).map((name) => [name, { p50: [] as number[], p99: [] as number[] }])) as Record<Judge, { p50: number[]; p99: number[] }>;
+for (let round = 0; round < ROUNDS; round++) {
+  for (const [name, judge] of Object.entries(judges) as Array<[Judge, UnambiguousEvaluation]>) {
+    const times = await timeLookups(judge);
+    results[name].p50.push(quantile(times, 0.5));
+    results[name].p99.push(quantile(times, 0.99));
+  }
+}
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
+const rows = (Object.keys(judges) as Judge[]).map((name) => [name, us(median(results[name].p50)), us(median(results[name].p99))]);
+const base = results["preset without lexical vetoes"];
+const shipped = results["preset, lexical vetoes (shipped)"];
+const added = median(shipped.p50.map((p50, round) => p50 - base.p50[round]));
+const markdown = [
+  `Judging one lookup's ${CANDIDATES} candidates (QQP report questions, ${LOOKUPS.toLocaleString("en")} lookups, median of ${ROUNDS} rounds; ` +
+    "`npm run bench:judge`). The lexical vetoes add " +
+    `**${us(added)} µs** to a lookup's p50 (target: at most 1 ms).`,
+  "",
+  table(["judge", "p50 µs / lookup", "p99 µs / lookup"], rows),
+].join("\n");
+console.log(markdown);
+writeGeneratedBlock(DOC, markdown, { begin: "<!-- judge-cost:begin (bench/judge-cost.ts writes this block) -->", end: "<!-- judge-cost:end -->" });
+saveResult("judge-cost", { environment: environment(), lookups: LOOKUPS, rounds: ROUNDS, results, addedP50Us: added });

@@ -1,0 +1,216 @@
+import { readFileSync } from "node:fs";
+
+/**
+ * What the judge knows of English words, from WordNet 3.1 (src/similarity/lexicon.txt, built by
+ * scripts/build-lexicon.ts): each word's common senses, the links between senses (is-a, similar-to,
+ * derivation), and antonyms. Loaded on first use (~2 MB of text, ~60 ms), so a cache whose judge never
+ * reads words never pays for it.
+ */
+
+/** How two words relate, from the closest relation found. */
+export type WordRelation = "same" | "synonym" | "linked" | "antonym" | "unrelated" | "unknown";
+
+interface Lexicon {
+  /** Sense ids of each lemma, as written (base 36, comma-separated): parsed when asked. */
+  senses: Map<string, string>;
+  /** Each sense's links as written: "hypernyms;laterals" (similar-to, derivation, pertainym). */
+  links: string[];
+  /** Those parsed so far. */
+  parsedLinks: Array<{ hypernyms: number[]; laterals: number[] } | undefined>;
+  /** "a b" for each antonym pair of lemmas, sorted. */
+  antonyms: Set<string>;
+}
+
+let loaded: Lexicon | undefined;
+
+function parseLexicon(text: string): Lexicon {
+  const lines = text.split("\n");
+  // The header: WordNet's license notice.
+  let at = lines.findIndex((line) => !line.startsWith("#"));
+  const count = (name: string) => {
+    const [label, value] = lines[at++].split(" ");
+    if (label !== name) throw new Error(`lexicon.txt: expected "${name}" at line ${at}`);
+    return Number(value);
+  };
+  const synsets = count("synsets");
+  const links = lines.slice(at, (at += synsets));
+  const senses = new Map<string, string>();
+  for (let i = count("lemmas"); i > 0; i--) {
+    const line = lines[at++];
+    const space = line.indexOf(" ");
+    senses.set(line.slice(0, space), line.slice(space + 1));
+  }
+  const antonyms = new Set<string>();
+  for (let i = count("antonyms"); i > 0; i--) antonyms.add(lines[at++]);
+  return { senses, links, parsedLinks: new Array<{ hypernyms: number[]; laterals: number[] } | undefined>(synsets), antonyms };
+}
+
+function lexicon(): Lexicon {
+  loaded ??= parseLexicon(readFileSync(new URL("./lexicon.txt", import.meta.url), "utf8"));
+  return loaded;
+}
+
+/** Loads the lexicon now (a cache's start calls it, so the first judged lookup does not pay for it). */
+export function loadLexicon(): void {
+  lexicon();
+}
+
+/** Irregular forms WordNet's morphology lists, for the words questions use most. */
+const IRREGULAR: Record<string, string> = {
+  better: "good",
+  best: "good",
+  worse: "bad",
+  worst: "bad",
+  more: "much",
+  most: "much",
+  less: "little",
+  least: "little",
+  bought: "buy",
+  sold: "sell",
+  lost: "lose",
+  won: "win",
+  made: "make",
+  worn: "wear",
+  wore: "wear",
+  built: "build",
+  ran: "run",
+  ate: "eat",
+  eaten: "eat",
+  wrote: "write",
+  written: "write",
+  gave: "give",
+  given: "give",
+  took: "take",
+  taken: "take",
+  went: "go",
+  gone: "go",
+  got: "get",
+  found: "find",
+  began: "begin",
+  begun: "begin",
+  children: "child",
+  people: "person",
+  men: "man",
+  women: "woman",
+  feet: "foot",
+  teeth: "tooth",
+  mice: "mouse",
+};
+
+/** WordNet's detachment rules (morphy): suffix and replacement. */
+const SUFFIXES: ReadonlyArray<readonly [string, string]> = [
+  ["s", ""],
+  ["ses", "s"],
+  ["xes", "x"],
+  ["zes", "z"],
+  ["ches", "ch"],
+  ["shes", "sh"],
+  ["ies", "y"],
+  ["es", "e"],
+  ["es", ""],
+  ["ed", "e"],
+  ["ed", ""],
+  ["ing", "e"],
+  ["ing", ""],
+  ["er", ""],
+  ["est", ""],
+  ["er", "e"],
+  ["est", "e"],
+  ["ier", "y"],
+  ["iest", "y"],
+  // Adverbs to their adjectives ("quickly" → "quick", "easily" → "easy"), which WordNet links better.
+  ["ly", ""],
+  ["ily", "y"],
+];
+
+const COMPARATIVE = new Set(["er", "est", "ier", "iest"]);
+
+/** A doubled final consonant left by a suffix ("biggest" → "bigg" → "big", "stopped" → "stopp" → "stop"). */
+const undouble = (stem: string) => (/([b-df-hj-np-tv-z])\1$/.test(stem) ? stem.slice(0, -1) : undefined);
+
+/** The word's base forms found in the lexicon (the word itself first when it is one); empty when unknown. */
+export function lemmasOf(word: string): string[] {
+  return wordSenses(word.toLowerCase()).lemmas;
+}
+
+function findLemmas(word: string): string[] {
+  const { senses } = lexicon();
+  const lower = word.toLowerCase();
+  const found = new Set<string>();
+  const irregular = IRREGULAR[lower];
+  if (irregular) found.add(irregular);
+  if (senses.has(lower)) found.add(lower);
+  for (const [suffix, replacement] of SUFFIXES) {
+    if (!lower.endsWith(suffix) || lower.length - suffix.length < 2) continue;
+    // Comparatives only for words that are not words of their own ("interviewer" is not more "interview").
+    if (COMPARATIVE.has(suffix) && senses.has(lower)) continue;
+    const stem = lower.slice(0, -suffix.length) + replacement;
+    if (senses.has(stem)) found.add(stem);
+    const single = replacement === "" ? undouble(stem) : undefined;
+    if (single && senses.has(single)) found.add(single);
+  }
+  return [...found];
+}
+
+const ids = (field: string | undefined) => (field ? field.split(",").map((id) => parseInt(id, 36)) : []);
+
+function linksOf(sense: number): { hypernyms: number[]; laterals: number[] } {
+  const { links, parsedLinks } = lexicon();
+  return (parsedLinks[sense] ??= (([hypernyms, laterals]) => ({ hypernyms: ids(hypernyms), laterals: ids(laterals) }))(links[sense]?.split(";") ?? []));
+}
+
+/** The senses themselves, what they are a kind of (two is-a steps), and each of those's other forms (one step). */
+function reach(start: readonly number[]): Set<number> {
+  const seen = new Set(start);
+  let frontier = [...start];
+  for (let step = 0; step < 2; step++) {
+    frontier = frontier.flatMap((sense) => linksOf(sense).hypernyms).filter((target) => !seen.has(target));
+    frontier.forEach((target) => seen.add(target));
+  }
+  for (const sense of [...seen]) for (const target of linksOf(sense).laterals) seen.add(target);
+  return seen;
+}
+
+const sensesOf = (lemmas: readonly string[]) => lemmas.flatMap((lemma) => ids(lexicon().senses.get(lemma)));
+
+interface WordSenses {
+  lemmas: string[];
+  senses: number[];
+  reach: Set<number>;
+}
+
+/** What was read of recent words: questions repeat their words, and a common verb reaches hundreds of senses. */
+const recent = new Map<string, WordSenses>();
+const RECENT_WORDS = 5000;
+
+function wordSenses(word: string): WordSenses {
+  let known = recent.get(word);
+  if (!known) {
+    const lemmas = findLemmas(word);
+    const senses = sensesOf(lemmas);
+    known = { lemmas, senses, reach: reach(senses) };
+    if (recent.size >= RECENT_WORDS) recent.clear();
+    recent.set(word, known);
+  }
+  return known;
+}
+
+/**
+ * How two words relate: the same base form; synonyms (a shared sense); linked (one is a kind of the other, or
+ * the same idea as another part of speech: "car"/"vehicle", "delete"/"deletion"); antonyms;
+ * unrelated (siblings such as "dog"/"cat" are unrelated here: neither is a kind of the other); or unknown
+ * (a word WordNet lacks, such as most product names).
+ */
+export function wordRelation(a: string, b: string): WordRelation {
+  if (a.toLowerCase() === b.toLowerCase()) return "same";
+  const wordA = wordSenses(a.toLowerCase());
+  const wordB = wordSenses(b.toLowerCase());
+  if (wordA.lemmas.length === 0 || wordB.lemmas.length === 0) return "unknown";
+  if (wordA.lemmas.some((lemma) => wordB.lemmas.includes(lemma))) return "same";
+  const { antonyms } = lexicon();
+  if (wordA.lemmas.some((x) => wordB.lemmas.some((y) => antonyms.has(x < y ? `${x} ${y}` : `${y} ${x}`)))) return "antonym";
+  const sensesB = new Set(wordB.senses);
+  if (wordA.senses.some((sense) => sensesB.has(sense))) return "synonym";
+  if (wordB.senses.some((sense) => wordA.reach.has(sense)) || wordA.senses.some((sense) => wordB.reach.has(sense))) return "linked";
+  return "unrelated";
+}

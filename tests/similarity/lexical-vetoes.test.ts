@@ -1,0 +1,83 @@
+import chosen from "../../src/similarity/lexical-vetoes.json" with { type: "json" };
+import { alignQuestions } from "../../src/similarity/alignment.js";
+import { lemmasOf, wordRelation } from "../../src/similarity/lexicon.js";
+import { lexicalListsDigest, lexicalVeto, LEXICAL_VETOES } from "../../src/similarity/lexical-vetoes.js";
+import { PrecisionGuardEvaluation } from "../../src/similarity/precision-guard.js";
+import { ValidationError } from "../../src/core/errors.js";
+
+describe("the lexicon (WordNet 3.1)", () => {
+  it("finds base forms, irregular ones included, and does not read a word of its own as a comparative", () => {
+    expect(lemmasOf("biggest")).toContain("big");
+    expect(lemmasOf("stopped")).toContain("stop");
+    expect(lemmasOf("worn")).toContain("wear");
+    expect(lemmasOf("interviewer")).toEqual(["interviewer"]);
+    expect(lemmasOf("numpyx")).toEqual([]);
+  });
+
+  it.each([
+    ["largest", "biggest", "synonym"],
+    ["fix", "repair", "synonym"],
+    ["delete", "remove", "linked"],
+    ["car", "vehicle", "linked"],
+    ["delete", "deletion", "linked"],
+    ["largest", "smallest", "antonym"],
+    ["hot", "cold", "antonym"],
+    ["buyer", "seller", "unrelated"],
+    ["dogs", "cats", "unrelated"],
+    ["sort", "reverse", "unrelated"],
+    ["gold", "silver", "unrelated"],
+    ["interviewer", "interviewee", "unrelated"],
+    ["python", "javascript", "unknown"],
+  ])("%s / %s: %s", (a, b, relation) => {
+    expect(wordRelation(a, b)).toBe(relation);
+  });
+});
+
+describe("aligning two questions", () => {
+  it.each([
+    ["How do I sort a list in Python?", "How do I reverse a list in Python?", "substitution"],
+    ["What do dogs eat?", "What do cats eat?", "substitution"],
+    ["What is the largest planet?", "What is the smallest planet?", "antonym"],
+    ["How do I convert miles to kilometers?", "How do I convert kilometers to miles?", "swapped"],
+    ["How do I migrate from MySQL to PostgreSQL?", "How do I migrate from PostgreSQL to MySQL?", "swapped"],
+    ["How do I convert a PDF to Word?", "How do I convert a Word document to PDF?", "swapped"],
+    ["How do I zoom in on Google Maps?", "How do I zoom out on Google Maps?", "oppositeSmallWord"],
+    ["Which is healthier, brown rice or white rice?", "Which is less healthy, brown rice or white rice?", "diminishing"],
+    ["What is 2 plus 3?", "What is 2+2?", "numberMismatch"],
+    ["Is it safe to take two ibuprofen at once?", "Is it safe to take four ibuprofen at once?", "numberMismatch"],
+    ["How do I reverse a string in Java?", "How do I reverse a string in C#?", "substitution"],
+  ] as const)("vetoes %j / %j (%s)", (a, b, veto) => {
+    expect(alignQuestions(a, b)[veto]).toBe(true);
+    expect(lexicalVeto(a, b)).toBeDefined();
+  });
+
+  it.each([
+    ["What is the largest country in Africa?", "What is the biggest country in Africa?"],
+    ["How do I fix a flat tire?", "How do I repair a flat tire?"],
+    ["How can I make my website load faster?", "How can I speed up my website's loading time?"],
+    ["What is 15% of 200?", "What is fifteen percent of two hundred?"],
+    ["How can I learn Python quickly?", "How can I study Python fast?"],
+    ["install numpy", "install numpy please"],
+    ["What are some good tips for self study?", "What are the smart tips for self studying?"],
+  ])("keeps the paraphrase %j / %j", (a, b) => {
+    expect(lexicalVeto(a, b)).toBeUndefined();
+  });
+});
+
+describe("the lexical vetoes in the precision guard", () => {
+  it("applies the vetoes chosen on the tune splits, for the lists and lexicon they were chosen with", () => {
+    // Changing a word list or the lexicon needs a new `npx tsx scripts/fit-vetoes.ts`, which records the digest.
+    expect(lexicalListsDigest()).toBe(chosen.listsDigest);
+    expect(LEXICAL_VETOES).toEqual(chosen.vetoes);
+    expect(LEXICAL_VETOES).toEqual(expect.arrayContaining(["substitution", "swapped", "numberMismatch"]));
+  });
+
+  it("scores a vetoed pair 0 by default, and as the model does with lexicalVetoes: false", () => {
+    // The search's distance alone: the logistic head scores the pair (no vectors for the pair network).
+    const src = { question: "How do I sort a list in Python?" };
+    const cached = { question: "How do I reverse a list in Python?", answer: "", distance: 0.02 };
+    expect(new PrecisionGuardEvaluation().evaluation(src, cached)).toBe(0);
+    expect(new PrecisionGuardEvaluation({ lexicalVetoes: false }).evaluation(src, cached)).toBeGreaterThan(0);
+    expect(() => new PrecisionGuardEvaluation({ lexicalVetoes: "yes" as never })).toThrow(ValidationError);
+  });
+});
