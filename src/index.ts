@@ -66,6 +66,7 @@ export {
   type PrecisionGuardOptions,
 } from "./similarity/precision-guard.js";
 export { UnambiguousEvaluation, DEFAULT_AMBIGUITY_TEMPERATURE, type UnambiguousEvaluationOptions } from "./similarity/unambiguous.js";
+export { GreyBandEvaluation, type GreyBandOptions, type GreyBandStats } from "./similarity/grey-band.js";
 export type * from "./similarity/types.js";
 
 // Data managers (the stores themselves: `langchain-semcache/stores`)

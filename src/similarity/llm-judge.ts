@@ -71,11 +71,12 @@ export function parseJudgement(reply: string): number {
   throw new OutputParserException(`LLMJudgeEvaluation: the model replied ${JSON.stringify(reply)}, not yes, no or a score from 0 to 1.`, reply);
 }
 
-function toPrompt(prompt: string | BasePromptTemplate | undefined): BasePromptTemplate {
+/** A judge's prompt option as a template (default DEFAULT_JUDGE_PROMPT), checked to take {question} and {cached_question}. */
+export function judgePrompt(prompt: string | BasePromptTemplate | undefined, owner = "LLMJudgeEvaluation"): BasePromptTemplate {
   const template = typeof prompt === "string" ? ChatPromptTemplate.fromTemplate(prompt) : (prompt ?? DEFAULT_JUDGE_PROMPT);
   const variables: readonly string[] = Array.isArray(template?.inputVariables) ? template.inputVariables : [];
   if (!variables.includes("question") || !variables.includes("cached_question")) {
-    throw new ValidationError("LLMJudgeEvaluation: `prompt` must be a prompt template with the variables {question} and {cached_question}.");
+    throw new ValidationError(`${owner}: \`prompt\` must be a prompt template with the variables {question} and {cached_question}.`);
   }
   return template;
 }
@@ -103,7 +104,7 @@ export class LLMJudgeEvaluation extends BaseSimilarityEvaluation {
     }
     const cacheSize = integerOption("LLMJudgeEvaluation", "cacheSize", options.cacheSize, 1000, 0);
     this.model = options.model;
-    this.prompt = toPrompt(options.prompt);
+    this.prompt = judgePrompt(options.prompt);
     this.#chain = this.prompt.pipe(this.model);
     this.#verdicts = new Lru(cacheSize);
   }
