@@ -10,7 +10,7 @@ export { put, get, importData, flush, type ApiOptions } from "./core/api.js";
 export type { CacheHit, CacheOutcome, CacheStatus, RequestOptions, StoredAnswer } from "./core/pipeline.js";
 export type { CacheContext } from "./core/request-context.js";
 export { Session, type SessionCheck, type SessionOptions } from "./core/session.js";
-export { Report, STAGES, type Stage, type StageTiming } from "./core/report.js";
+export { Report, STAGES, type Stage, type StageTiming, type ReportSection } from "./core/report.js";
 export type * from "./core/types.js";
 export { cached, type CachedOptions } from "./adapters/function.js";
 // The HTTP client (no server code loads with it); the server itself is `langchain-semcache/server`.
@@ -67,6 +67,18 @@ export {
 } from "./similarity/precision-guard.js";
 export { UnambiguousEvaluation, DEFAULT_AMBIGUITY_TEMPERATURE, type UnambiguousEvaluationOptions } from "./similarity/unambiguous.js";
 export { GreyBandEvaluation, type GreyBandOptions, type GreyBandStats } from "./similarity/grey-band.js";
+export { ErrorBudgetEvaluation, type ErrorBudgetEvaluationOptions, type ErrorBudgetStats } from "./similarity/error-budget-evaluation.js";
+export {
+  ErrorBudget,
+  fitSigmoid,
+  wilsonInterval,
+  type ErrorBudgetOptions,
+  type BudgetDecision,
+  type RateEstimate,
+  type SigmoidFit,
+  type Observation,
+} from "./similarity/error-budget.js";
+export { embeddingAnswerJudge, verifierAnswerJudge, DEFAULT_ANSWER_PROMPT, type AnswerJudge, type AnswerPair } from "./similarity/answer-equivalence.js";
 export type * from "./similarity/types.js";
 
 // Data managers (the stores themselves: `langchain-semcache/stores`)

@@ -26,6 +26,8 @@ Options:
   -f, --config FILE          GPTCache YAML config, with an optional server section (alias --cache-config-file)
   -d, --data-dir DIR         where the store lives (default storage_config.data_dir, else ./semcache_data;
                              alias --cache-dir)
+  --api-key-env NAME         also accept the admin API key held in the environment variable NAME (the
+                             key itself never appears on the command line)
   --allow-unauthenticated    listen on a non-loopback address with no API key configured
   --log-level LEVEL          fatal, error, warn, info (default), debug (a line per request), trace, silent
   --version                  print the version
@@ -55,6 +57,7 @@ export async function serve(argv: string[], io: TuneIo): Promise<void> {
       "cache-config-file": { type: "string" },
       "data-dir": { type: "string", short: "d" },
       "cache-dir": { type: "string" },
+      "api-key-env": { type: "string" },
       "allow-unauthenticated": { type: "boolean", default: false },
       "log-level": { type: "string", default: "info" },
       version: { type: "boolean", default: false },
@@ -77,6 +80,13 @@ export async function serve(argv: string[], io: TuneIo): Promise<void> {
   const server = config?.serverOptions;
   const section = { ...server, host: values.host ?? server?.host, port: port ?? server?.port };
   if (values["allow-unauthenticated"]) section.allowUnauthenticated = true;
+  const keyEnv = values["api-key-env"];
+  if (keyEnv !== undefined) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(keyEnv)) throw new ValidationError(`--api-key-env takes the name of an environment variable, got "${keyEnv}".`);
+    if (!process.env[keyEnv]) throw new ValidationError(`--api-key-env names ${keyEnv}, which is not set (or empty).`);
+    // An admin key bound to no namespace, next to the config file's keys (as a plain string key there is).
+    section.apiKeys = [...(section.apiKeys ?? []), { keyEnv, admin: true }];
+  }
   const settings = resolveServerSettings(section);
   if (settings.keys.size === 0 && !isLoopback(settings.host) && !settings.allowUnauthenticated) {
     throw new ValidationError(

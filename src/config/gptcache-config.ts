@@ -175,6 +175,9 @@ export function loadGptCacheConfig(yamlText: string, env: NodeJS.ProcessEnv = pr
   }
 
   const configSection = root.section("config");
+  if (configSection?.has("ttl")) {
+    throw new ValidationError("config.ttl: entries expire in the data manager, in every store: set storage_config.ttl (seconds) instead.");
+  }
   const config: ConfigOptions = {
     // GPTCache's first template wrote `threshold`.
     similarityThreshold: configSection && firstOf(configSection, ["similarity_threshold", "threshold"], (key) => configSection.numberIn(key, 0, 1)),
@@ -184,7 +187,6 @@ export function loadGptCacheConfig(yamlText: string, env: NodeJS.ProcessEnv = pr
     contextLen: configSection?.positiveInteger("context_len"),
     autoFlush: configSection?.nonNegativeInteger("auto_flush"),
     skipList: configSection?.stringList("skip_list"),
-    ttl: configSection?.positiveNumber("ttl"),
     partitionKeys: configSection?.stringList("partition_keys"),
     maxQuestionLength: configSection?.positiveInteger("max_question_length"),
   };

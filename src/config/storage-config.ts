@@ -107,7 +107,7 @@ const SQL_SERVER_KEYS = [...CONNECTION_KEYS, "sql_url", "pool_size", "table_pref
  * mongo_host, mongo_port, dbname and username, redis's redis_host, redis_port, global_key_prefix and username.
  */
 const SCALAR_KEYS: Readonly<Record<string, readonly string[]>> = {
-  memory: ["path", "max_reports"],
+  memory: ["path", "table_len_config", "max_reports"],
   sqlite: ["path", "sql_url", "table_prefix", "table_name", "table_len_config", "max_reports"],
   postgres: SQL_SERVER_KEYS,
   mysql: SQL_SERVER_KEYS,

@@ -130,7 +130,7 @@ export class Cache {
     this.config = config;
     this.nextCache = o.nextCache;
     this.onError = o.onError;
-    this.report = new Report(config.logTimeFunc);
+    this.report = new Report(config.logTimeFunc, () => [this.similarityEvaluation]);
     this.savesSinceFlush = 0;
     this.hasInit = true;
     return this;

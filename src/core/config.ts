@@ -43,8 +43,6 @@ export interface ConfigOptions {
   autoFlush?: number;
   /** Roles skipped by the context processors. Default ["system", "assistant"]. */
   skipList?: string[];
-  /** Seconds an entry lives; none by default. */
-  ttl?: number;
   /** Request settings that must match exactly (see DEFAULT_PARTITION_KEYS). */
   partitionKeys?: readonly string[];
   /** Random source in [0, 1) for temperature skips and sampling (seed it in tests). Default Math.random. */
@@ -76,7 +74,6 @@ export class Config {
   readonly contextLen: number;
   readonly autoFlush: number;
   readonly skipList: readonly string[];
-  readonly ttl?: number;
   readonly partitionKeys: readonly string[];
   readonly random: () => number;
   readonly maxQuestionLength?: number;
@@ -97,7 +94,11 @@ export class Config {
     const autoFlush = o.autoFlush ?? 20;
     check(Number.isInteger(autoFlush) && autoFlush >= 0, "autoFlush must be a non-negative integer");
     check(o.skipList === undefined || isStringList(o.skipList), "skipList must be a list of strings");
-    check(o.ttl === undefined || (typeof o.ttl === "number" && o.ttl > 0), "ttl must be a positive number of seconds");
+    // Entries expire in the data manager, which hides and removes them in every store; a Config ttl would do nothing.
+    check(
+      (o as { ttl?: unknown }).ttl === undefined,
+      "ttl is not a Config setting: entries expire in the data manager (managerFactory(kinds, { ttl }), initSimilarCache({ ttl }), storage_config.ttl in a YAML config)",
+    );
     check(o.partitionKeys === undefined || isStringList(o.partitionKeys), "partitionKeys must be a list of strings");
     check(o.random === undefined || typeof o.random === "function", "random must be a function");
     const maxQuestionLength = o.maxQuestionLength;
@@ -111,7 +112,6 @@ export class Config {
     this.contextLen = contextLen;
     this.autoFlush = autoFlush;
     this.skipList = o.skipList ?? ["system", "assistant"];
-    this.ttl = o.ttl;
     this.partitionKeys = [...new Set(o.partitionKeys ?? DEFAULT_PARTITION_KEYS)];
     this.random = o.random ?? Math.random;
     this.maxQuestionLength = maxQuestionLength;

@@ -6,7 +6,7 @@
 import type { EmbeddingOutput } from "../embeddings/types.js";
 import type { PreEmbeddingResult } from "../processors/types.js";
 import { normalizeScore } from "../similarity/score.js";
-import type { EvaluationCandidate } from "../similarity/types.js";
+import type { EvaluationCandidate, LookupObserver } from "../similarity/types.js";
 import type { VectorHit } from "../stores/vector/types.js";
 import { cache as globalCache, Cache } from "./cache.js";
 import { NotInitError, SemcacheError, ValidationError, ValueTooLongError } from "./errors.js";
@@ -15,7 +15,7 @@ import { checkQuestionLength } from "./question-length.js";
 import type { Stage } from "./report.js";
 import { resolveContext, type CacheContext } from "./request-context.js";
 import { Session } from "./session.js";
-import type { AnswerType, CacheRecord, CacheRequest } from "./types.js";
+import type { AnswerType, CacheRecord, CacheRequest, QuestionDep } from "./types.js";
 
 /** Per-request cache options (camelCase; request bodies use the snake_case forms). */
 export interface RequestOptions {
@@ -63,8 +63,11 @@ export interface CacheOutcome {
   ageSeconds?: number;
 }
 
-/** A stored answer as a surface produces it: text, or text with its type (images: object-store keys). */
-export type StoredAnswer = string | { answer: string; answerType: AnswerType };
+/**
+ * A stored answer as a surface produces it: text, or text with its type (images: object-store keys) and deps
+ * (`object` deps name the files the answer points to, deleted with the entry).
+ */
+export type StoredAnswer = string | { answer: string; answerType: AnswerType; deps?: QuestionDep[] };
 
 /** A cache hit, handed to the surface to build its own result shape. */
 export interface CacheHit {
@@ -134,6 +137,12 @@ interface Prepared {
   key?: { raw: string | Uint8Array; text: string; hash: string; question: string };
   embedding?: Promise<EmbeddingOutput>;
   started: number;
+  /** Given to evaluations (EvaluationContext.lookup) when a miss calls the model and stores its answer. */
+  observer?: LookupObserver;
+  /** Told the model's answer on a miss (the error budget compares it with the entry it did not serve). */
+  answerListeners?: Array<(answer: string) => void>;
+  /** The model itself answered (not a next cache): only such an answer is news to the listeners. */
+  modelAnswered?: boolean;
 }
 
 export async function runCached<R>(
@@ -206,6 +215,7 @@ async function missValue<R>(request: CacheRequest, prepared: Prepared, surface: 
     const started = performance.now();
     result = await surface.call();
     cache.report.time("llm", performance.now() - started);
+    prepared.modelAnswered = true;
   }
   if (prepared.options.noStore || !prepared.key) return result;
   let answer: StoredAnswer | null | undefined;
@@ -272,7 +282,10 @@ async function* storeWhenComplete<C>(
     text += surface.chunkText(chunk) ?? "";
     yield chunk;
   }
-  if (started !== undefined) prepared.cache.report.time("llm", performance.now() - started);
+  if (started !== undefined) {
+    prepared.cache.report.time("llm", performance.now() - started);
+    prepared.modelAnswered = true;
+  }
   if (prepared.options.noStore) return;
   let answer: StoredAnswer | null | undefined;
   try {
@@ -484,6 +497,7 @@ async function judge(
           // Lets an evaluation reuse the stored vectors when it embeds with the same function.
           embeddingFunc: context.embeddingFunc.fn ? undefined : cache.embeddingFunc,
           neighbours,
+          lookup: observerOf(prepared),
         }),
   );
   const score = normalizeScore(evaluation, raw);
@@ -545,12 +559,35 @@ function embeddingOf(prepared: Prepared): Promise<EmbeddingOutput> {
   return prepared.embedding;
 }
 
+/** The request's LookupObserver, when a miss will call the model and store its answer. */
+function observerOf(prepared: Prepared): LookupObserver | undefined {
+  const { options } = prepared;
+  if (options.searchOnly || options.noStore) return undefined;
+  prepared.observer ??= { onModelAnswer: (listener) => (prepared.answerListeners ??= []).push(listener) };
+  return prepared.observer;
+}
+
+/** Tells the listeners the model's answer; a throwing listener is a fault, never the request's failure. */
+function tellModelAnswer(prepared: Prepared, answer: string): void {
+  const listeners = prepared.answerListeners;
+  if (!listeners || !prepared.modelAnswered) return;
+  prepared.answerListeners = undefined;
+  for (const listener of listeners) {
+    try {
+      listener(answer);
+    } catch (error) {
+      absorbFault(prepared.cache, error);
+    }
+  }
+}
+
 /** Stores an answer. Faults are counted and swallowed (the caller still gets its answer) unless strict. */
 async function save(prepared: Prepared, answer: StoredAnswer, surface: SurfaceBase): Promise<void> {
   const { cache, key } = prepared;
   if (!key) return;
-  const { answer: text, answerType } = typeof answer === "string" ? { answer, answerType: "str" as const } : answer;
+  const { answer: text, answerType, deps } = typeof answer === "string" ? { answer, answerType: "str" as const, deps: undefined } : answer;
   if (!text) return;
+  tellModelAnswer(prepared, text);
   try {
     const embedding = await embeddingOf(prepared);
     await timed(cache, "save", () =>
@@ -561,6 +598,7 @@ async function save(prepared: Prepared, answer: StoredAnswer, surface: SurfaceBa
           partition: prepared.partition,
           answer: text,
           answerType,
+          deps,
           embedding,
           session: prepared.session?.name,
         },

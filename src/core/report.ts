@@ -7,6 +7,20 @@ export interface StageTiming {
   totalMs: number;
 }
 
+/**
+ * A component with figures of its own in the report (the error budget: its false-hit estimate, sample share and
+ * learned thresholds): `toJSON()` adds them under `reportName`.
+ */
+export interface ReportSection {
+  readonly reportName: string;
+  reportSection(): unknown;
+}
+
+function isReportSection(value: unknown): value is ReportSection {
+  const v = value as Partial<ReportSection> | null | undefined;
+  return typeof v?.reportName === "string" && typeof v.reportSection === "function";
+}
+
 /** Counters and per-stage timings of one cache object (GPTCache's Report, plus hit/miss/error counts). */
 export class Report {
   requests = 0;
@@ -23,7 +37,11 @@ export class Report {
     STAGES.map((stage) => [stage, { count: 0, totalMs: 0 }]),
   ) as Record<Stage, StageTiming>;
 
-  constructor(private readonly logTime?: (stage: string, milliseconds: number) => void) {}
+  constructor(
+    private readonly logTime?: (stage: string, milliseconds: number) => void,
+    /** The cache's components now (they may be swapped after init); those with a report section add it. */
+    private readonly components: () => readonly unknown[] = () => [],
+  ) {}
 
   time(stage: Stage, milliseconds: number): void {
     const timing = this.stages[stage];
@@ -38,8 +56,15 @@ export class Report {
     return timing.count === 0 ? 0 : timing.totalMs / timing.count;
   }
 
+  /** The components' own sections, by name (`{ errorBudget: ... }` with an ErrorBudgetEvaluation). */
+  sections(): Record<string, unknown> {
+    const found = this.components().filter(isReportSection);
+    return Object.fromEntries(found.map((component) => [component.reportName, component.reportSection()]));
+  }
+
   toJSON() {
     return {
+      ...this.sections(),
       requests: this.requests,
       hits: this.hits,
       misses: this.misses,

@@ -16,11 +16,15 @@ export type CacheRequest = Record<string, unknown>;
 /** How a stored answer is to be read back. Images live in the object store; the answer holds their key. */
 export type AnswerType = "str" | "image_base64" | "image_url" | "object";
 
-/** Extra data a question depends on (GPTCache's QuestionDep), e.g. the image of a vision question. */
+/**
+ * Extra data an entry depends on (GPTCache's QuestionDep), e.g. the image of a vision question. Type `object`:
+ * the key of a file in the cache's object store that the answer points to (a generated image); the data
+ * manager deletes that file when it purges the entry.
+ */
 export interface QuestionDep {
   name: string;
   data: string;
-  type: "str" | "image_base64" | "image_url";
+  type: "str" | "image_base64" | "image_url" | "object";
 }
 
 /** One stored question/answer pair as the scalar store keeps it. Times are epoch milliseconds. */

@@ -453,7 +453,7 @@ export class DataManager {
     this.reports = [];
     await this.scalar.clear();
     await this.vector?.clear();
-    await this.scalar.purgeDeleted();
+    await this.purgeDeleted();
     await this.scalar.flush();
     if (this.vector) {
       await this.vector.flush();
@@ -469,7 +469,7 @@ export class DataManager {
   async flush(options: { partial?: boolean } = {}): Promise<void> {
     await this.writeBuffers();
     await this.expireOld(Date.now());
-    await this.scalar.purgeDeleted();
+    await this.purgeDeleted();
     await this.scalar.flush();
     // A saved index must hold every entry up to its highest id, which is where it catches up from on start.
     await this.syncIndex(true);
@@ -480,6 +480,18 @@ export class DataManager {
         this.unsavedVectors = 0;
       }
     }
+  }
+
+  /**
+   * Removes deleted rows for good, and first the object-store files their deps name (a generated image): a
+   * failing object store leaves the rows to the next purge, so no file is forgotten while its entry is listed.
+   */
+  private async purgeDeleted(): Promise<void> {
+    if (this.object) {
+      const keys = await this.scalar.deletedObjectKeys();
+      if (keys.length > 0) await this.object.delete(keys);
+    }
+    await this.scalar.purgeDeleted();
   }
 
   async close(): Promise<void> {

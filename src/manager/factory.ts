@@ -8,7 +8,7 @@ import { MongoScalarStore, type MongoScalarStoreOptions } from "../stores/scalar
 import { MariaDbScalarStore, MySqlScalarStore, type MySqlScalarStoreOptions } from "../stores/scalar/mysql.js";
 import { PostgresScalarStore, type PostgresScalarStoreOptions } from "../stores/scalar/postgres.js";
 import { RedisScalarStore, type RedisScalarStoreOptions } from "../stores/scalar/redis.js";
-import { SqliteScalarStore } from "../stores/scalar/sqlite.js";
+import { SqliteScalarStore, type SqliteScalarStoreOptions } from "../stores/scalar/sqlite.js";
 import type { ScalarStore, TableLenConfig } from "../stores/scalar/types.js";
 import { createVectorIndex, isLangChainVectorStore } from "../stores/vector/kinds.js";
 import type { VectorIndex } from "../stores/vector/types.js";
@@ -70,16 +70,28 @@ export interface ManagerComponents {
 /** Builds a scalar store from scalarParams; `ttl` is the manager's (seconds), for stores that expire keys themselves. */
 type ScalarFactory = (params: ScalarParams, dataDir: string, ttl?: number) => ScalarStore;
 
+/**
+ * The in-process kinds pick their options out of scalarParams: a key they do not take is refused, never dropped
+ * (the server kinds' constructors read the whole object).
+ */
+function picked(kind: string, params: ScalarParams, keys: readonly string[]): ScalarParams {
+  const unknown = Object.keys(params).filter((key) => params[key] !== undefined && !keys.includes(key));
+  if (unknown.length > 0) {
+    throw new ValidationError(`scalarParams: ${unknown.join(", ")} ${unknown.length > 1 ? "do" : "does"} not apply to the ${kind} store (it takes ${keys.join(", ")}).`);
+  }
+  return params;
+}
+
 /** Scalar store kinds by name. */
 export const SCALAR_KINDS: Record<string, ScalarFactory> = {
-  memory: (params) => new MemoryScalarStore({ path: params.path, maxReports: params.maxReports }),
-  sqlite: (params, dataDir) =>
-    new SqliteScalarStore({
-      path: params.path ?? join(dataDir, "sqlite.db"),
-      tablePrefix: params.tablePrefix,
-      tableLenConfig: params.tableLenConfig,
-      maxReports: params.maxReports,
-    }),
+  memory: (params) => {
+    const { path, tableLenConfig, maxReports } = picked("memory", params, ["path", "tableLenConfig", "maxReports"]);
+    return new MemoryScalarStore({ path, tableLenConfig, maxReports });
+  },
+  sqlite: (params, dataDir) => {
+    const { path, ...options } = picked("sqlite", params, ["path", "tablePrefix", "tableLenConfig", "maxReports", "busyTimeout", "recentRecords"]);
+    return new SqliteScalarStore({ ...(options as Omit<SqliteScalarStoreOptions, "path">), path: path ?? join(dataDir, "sqlite.db") });
+  },
   // Server databases: connection settings in scalarParams (url or host/port/..., or a client/pool), else env URLs.
   postgres: (params) => new PostgresScalarStore(params as PostgresScalarStoreOptions),
   mysql: (params) => new MySqlScalarStore(params as MySqlScalarStoreOptions),

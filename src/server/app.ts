@@ -7,7 +7,7 @@ import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { Cache } from "../core/cache.js";
-import { ValidationError } from "../core/errors.js";
+import { NotInitError, ValidationError } from "../core/errors.js";
 import { packageVersion } from "../core/package-version.js";
 import { Authenticator, type Caller } from "./auth.js";
 import { handleClientError, handleError } from "./errors.js";
@@ -66,7 +66,8 @@ function httpOptions(settings: ServerSettings) {
 
 export function buildServer(options: BuildServerOptions): FastifyInstance {
   const { cache } = options ?? {};
-  if (!cache || typeof cache !== "object" || !cache.hasInit) throw new ValidationError("buildServer needs an initialised `cache`.");
+  if (!cache || typeof cache !== "object") throw new ValidationError("buildServer needs an initialised `cache`.");
+  if (!cache.hasInit) throw new NotInitError("buildServer needs an initialised `cache`: call `await cache.init(...)` (or initSimilarCache) first.");
   const settings = resolveServerSettings(options.settings, options.env);
 
   const app = Fastify({

@@ -40,6 +40,18 @@ export interface EvaluationContext {
    * its search distance: an evaluation can tell a clear match from one about as near as another entry.
    */
   neighbours?: readonly EvaluationCandidate[];
+  /**
+   * The request being looked up, present only when a miss will call the model and store its answer (absent for
+   * searchOnly and noStore requests): an evaluation that learns from outcomes (the error budget) asks to hear the
+   * model's answer. One object per request, the same for every candidate it judges.
+   */
+  lookup?: LookupObserver;
+}
+
+/** A request's lookup, as an evaluation that learns from the model's answers sees it. */
+export interface LookupObserver {
+  /** `listener` hears the model's answer (as stored) when the request ends as a miss the model answered itself. */
+  onModelAnswer(listener: (answer: string) => void): void;
 }
 
 /**

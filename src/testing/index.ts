@@ -9,4 +9,5 @@ export * from "./fake-servers/openai.js";
 export * from "./fake-servers/huggingface.js";
 export * from "./fake-servers/cohere.js";
 export * from "./fake-servers/ollama.js";
+export * from "./fake-servers/llamacpp.js";
 export * from "./fake-servers/rerank.js";

@@ -335,6 +335,27 @@ export function testScalarStore(options: ScalarStoreSuiteOptions): void {
       expect(await store.count()).toBe(3);
     });
 
+    it("deletedObjectKeys lists the object deps of deleted records until they are purged", async () => {
+      const store = await h.open();
+      const object = (key: string) => ({ name: "image", data: key, type: "object" as const });
+      const ids = await store.insert([
+        sampleRecord({ keyHash: "a", deps: [object("a1.png"), object("a2.png"), { name: "text", data: "not a file", type: "str" }] }),
+        sampleRecord({ keyHash: "b", deps: [object("b.png")] }),
+        sampleRecord({ keyHash: "c", deps: [{ name: "text", data: "c", type: "str" }] }),
+        sampleRecord({ keyHash: "d" }),
+      ]);
+      expect(await store.deletedObjectKeys()).toEqual([]);
+      expect((await store.findByKey("a"))?.deps).toEqual([object("a1.png"), object("a2.png"), { name: "text", data: "not a file", type: "str" }]);
+      await store.markDeleted([ids[0], ids[2], ids[3]]);
+      expect((await store.deletedObjectKeys()).sort()).toEqual(["a1.png", "a2.png"]);
+      await store.purgeDeleted();
+      expect(await store.deletedObjectKeys()).toEqual([]);
+      await store.clear();
+      expect(await store.deletedObjectKeys()).toEqual(["b.png"]);
+      await store.purgeDeleted();
+      expect(await store.deletedObjectKeys()).toEqual([]);
+    });
+
     it("clear hides every record and later inserts still work", async () => {
       const store = await h.open();
       const ids = await store.insert([sampleRecord({ keyHash: "x" }), sampleRecord()]);

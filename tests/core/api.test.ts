@@ -143,7 +143,7 @@ describe("simple API on a plain cache.init()", () => {
   it("config is validated", () => {
     expect(() => new Config({ similarityThreshold: 1.5 })).toThrow(ValidationError);
     expect(() => new Config({ topK: 0 })).toThrow(ValidationError);
-    expect(() => new Config({ ttl: -1 })).toThrow(ValidationError);
+    expect(() => new Config({ ttl: -1 } as never)).toThrow(ValidationError);
     expect(new Config().similarityThreshold).toBe(0.8);
     expect(new Config().skipList).toEqual(["system", "assistant"]);
   });

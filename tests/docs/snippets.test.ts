@@ -14,6 +14,9 @@
  *   - `OPENAI_API_KEY` and `OPENAI_BASE_URL`: a local fake OpenAI server (src/testing/fake-servers/openai.ts),
  *     so the openai SDK and @langchain/openai need no key and no network. It echoes questions, and answers
  *     the LLM judge's "same question?" prompt yes when both questions have the same content words, else no.
+ *   - `OLLAMA_HOST` and `LLAMACPP_URL`: a fake Ollama server and a fake llama.cpp server
+ *     (src/testing/fake-servers/ollama.ts, llamacpp.ts, echoing questions), for snippets written as
+ *     `cachedOllama({ host: process.env.OLLAMA_HOST })`; started only when a snippet reads them.
  *   - `SEMCACHE_URL`: a semcache server started here (buildServer, the offline semantic preset, its proxy's
  *     upstream the fake OpenAI server), for snippets written as `process.env.SEMCACHE_URL ?? "http://127.0.0.1:8000"`.
  *   - `PORT=0`: a snippet that starts a server of its own (`process.env.PORT ?? 8000`) takes a free port. Such
@@ -29,7 +32,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { FastifyInstance } from "fastify";
 import { Cache, initSimilarCache } from "../../src/index.js";
 import { buildServer } from "../../src/server/app.js";
-import { startFakeOpenAI, type FakeOpenAIServer } from "../../src/testing/index.js";
+import { startFakeLlamaCpp, startFakeOllama, startFakeOpenAI, type FakeOpenAIServer, type FakeServer } from "../../src/testing/index.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const SNIPPETS = join(ROOT, ".tmp", "snippets");
@@ -41,6 +44,7 @@ const ENTRIES: Record<string, string> = {
   "langchain-semcache": "src/index.ts",
   "langchain-semcache/agents": "src/agents/index.ts",
   "langchain-semcache/langchain": "src/langchain/index.ts",
+  "langchain-semcache/local-models": "src/adapters/local-models/index.ts",
   "langchain-semcache/openai": "src/adapters/openai/index.ts",
   "langchain-semcache/server": "src/server/index.ts",
   "langchain-semcache/stores": "src/stores/index.ts",
@@ -127,6 +131,8 @@ async function jestConfig(): Promise<string> {
 
 describe("the TypeScript snippets of README.md and docs/ run", () => {
   let openai: FakeOpenAIServer;
+  /** Fake model servers started for the snippets that read their variable. */
+  const modelServers: FakeServer[] = [];
   let semcache: FastifyInstance | undefined;
   let schema: string | undefined;
   const env: NodeJS.ProcessEnv = {};
@@ -143,6 +149,15 @@ describe("the TypeScript snippets of README.md and docs/ run", () => {
       OPENAI_BASE_URL: openai.baseURL,
       PORT: "0",
     });
+    for (const [variable, start] of [
+      ["OLLAMA_HOST", startFakeOllama],
+      ["LLAMACPP_URL", startFakeLlamaCpp],
+    ] as const) {
+      if (!snippets.some((snippet) => snippet.code.includes(variable))) continue;
+      const server = await start();
+      modelServers.push(server);
+      env[variable] = server.url;
+    }
     if (snippets.some((snippet) => snippet.code.includes("SEMCACHE_URL"))) {
       // What `semcache serve` runs by default, its proxy's upstream the fake OpenAI server.
       const cache = await initSimilarCache({ cache: new Cache(), dataDir: join(SNIPPETS, "semcache-server") });
@@ -166,6 +181,7 @@ describe("the TypeScript snippets of README.md and docs/ run", () => {
   afterAll(async () => {
     await semcache?.close();
     await openai?.close();
+    for (const server of modelServers) await server.close();
     if (schema && POSTGRES_URL) {
       const { default: pg } = await import("pg");
       const client = new pg.Client({ connectionString: POSTGRES_URL });

@@ -111,7 +111,7 @@ const AVAILABLE = BACKENDS.filter((backend) => backend.url !== undefined);
 
     await put(b, "What is the boiling point of water?", "100 °C at sea level.");
     await sleep(SYNC_INTERVAL_MS + 100);
-    expect(await a.get("What is the boiling temperature of water?")).toBe("100 °C at sea level.");
+    expect(await a.get("Tell me the boiling point of water.")).toBe("100 °C at sea level.");
   }, 60_000);
 
   it("after a flush through A, then through B, both answer every entry and count the same store", async () => {

@@ -93,7 +93,9 @@ async function storeImages(cache: Cache, result: ImagesResponse, signal?: AbortS
     throw error;
   }
   const stored: StoredImages = { images, fields: without(result as unknown as Record<string, unknown>, "created", "data", "usage") };
-  return { answer: JSON.stringify(stored), answerType: "image_base64" };
+  // The entry's deps name its files, so the data manager deletes them when the entry is evicted, expired or cleared.
+  const deps = images.map(({ key }) => ({ name: "image", data: key, type: "object" as const }));
+  return { answer: JSON.stringify(stored), answerType: "image_base64", deps };
 }
 
 /** A hit as the SDK's ImagesResponse, each image read back from the object store in the format asked for. */

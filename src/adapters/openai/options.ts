@@ -36,16 +36,21 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+const NO_FIELDS: ReadonlySet<string> = new Set();
+
 /**
  * Splits a request body; `cache`, when given, is the cache used (over any the body or the defaults name).
  * `keepTemperature`: the endpoint has a `temperature` setting of its own, so it is sent upstream as well as
- * read by the cache (dropping it, as GPTCache does, would change the answer asked for).
+ * read by the cache (dropping it, as GPTCache does, would change the answer asked for). `providerFields`: body
+ * fields that are the provider's own settings although a cache option has their name (llama.cpp's `top_k`
+ * samples): sent upstream untouched, never read by the cache.
  */
 export function splitBody<B, R>(
   body: unknown,
   cache: Cache | undefined,
   settings: UpstreamSettings<B, R>,
   keepTemperature: boolean,
+  providerFields: ReadonlySet<string> = NO_FIELDS,
 ): SplitBody<B, R> {
   if (!isPlainObject(body)) throw new ValidationError("The request body must be an object.");
   if (typeof settings?.upstream !== "function") throw new ValidationError("`upstream` must be a function that calls the provider.");
@@ -56,7 +61,7 @@ export function splitBody<B, R>(
   let cacheArgs: unknown;
   let shareAcrossContexts: unknown = settings.shareAcrossContexts ?? false;
   for (const [field, value] of Object.entries(body)) {
-    if (Object.hasOwn(BODY_OPTIONS, field)) {
+    if (Object.hasOwn(BODY_OPTIONS, field) && !providerFields.has(field)) {
       if (value !== undefined) fromBody[BODY_OPTIONS[field as keyof typeof BODY_OPTIONS]] = value;
     } else if (field === "llm") {
       llm = value;

@@ -11,6 +11,8 @@ import {
   type StreamSurface,
   type ValueSurface,
 } from "../../core/pipeline.js";
+import { cache as globalCache } from "../../core/cache.js";
+import { NotInitError } from "../../core/errors.js";
 import type { CacheRequest } from "../../core/types.js";
 import type { PreEmbeddingFunc } from "../../processors/types.js";
 import { withDefaultKey } from "./options.js";
@@ -48,9 +50,14 @@ export async function runStream<C>(
   return { result, outcome };
 }
 
-/** A request the cache does not answer (tools, several choices, ...): its options are still checked, then it goes upstream. */
+/**
+ * A request the cache does not answer (tools, several choices, ...): its options are still checked, and so is
+ * the cache (an uninitialised one fails every call of the client alike, not only the cachable ones), then it
+ * goes upstream.
+ */
 export async function passThrough<R>(options: FlowOptions, call: () => Promise<R>): Promise<CachedCall<R>> {
   assertFlowOptions(options);
+  if (!(options.cacheObj ?? globalCache).hasInit) throw new NotInitError();
   return { result: await call(), outcome: { status: "SKIP" } };
 }
 

@@ -25,6 +25,8 @@ export interface TextKind<R, C> {
   name: string;
   /** The key function, unless the request's cache context names one; default the cache's own. */
   key?: PreEmbeddingFunc;
+  /** Body fields that are the provider's settings although a cache option has their name (see `splitBody`). */
+  providerFields?: ReadonlySet<string>;
   /** Whether the answer is one text the cache can hold (one choice, no tools, no log probabilities). */
   cachable(body: Body): boolean;
   /** What the surface adds to the partition (see `settingsPartition`); `shareAcrossContexts` leaves the context out. */
@@ -46,7 +48,7 @@ export async function runTextRequest<R, C>(
   body: unknown,
   settings: UpstreamSettings<Body, R | AsyncIterable<C>>,
 ): Promise<CachedCall<R | AsyncIterable<C> | null>> {
-  const split = splitBody<Body, R | AsyncIterable<C>>(body, cache, settings, true);
+  const split = splitBody<Body, R | AsyncIterable<C>>(body, cache, settings, true, kind.providerFields);
   const sent = split.upstream;
   if (!kind.cachable(sent)) return passThrough(split.options, () => split.call(sent));
   const partition = kind.partition(sent, split.shareAcrossContexts);

@@ -234,6 +234,14 @@ export class MemoryScalarStore implements ScalarStore {
     return purged.size;
   }
 
+  async deletedObjectKeys(): Promise<string[]> {
+    const keys: string[] = [];
+    for (const row of this.rows.values()) {
+      if (row.deleted) for (const dep of row.deps ?? []) if (dep.type === "object") keys.push(dep.data);
+    }
+    return keys;
+  }
+
   private unlink(id: number, session: string): void {
     const ids = this.idsBySession.get(session);
     if (ids?.delete(id) && ids.size === 0) this.idsBySession.delete(session);

@@ -332,6 +332,13 @@ export class MongoScalarStore implements ScalarStore {
     });
   }
 
+  async deletedObjectKeys(): Promise<string[]> {
+    return this.run("deletedObjectKeys", async (c) => {
+      const docs = await c.question.find({ deleted: true, "deps.type": "object" }, { projection: { deps: 1 } }).toArray();
+      return docs.flatMap((doc) => (doc.deps ?? []).filter((dep) => dep.type === "object").map((dep) => dep.data));
+    });
+  }
+
   async clear(): Promise<void> {
     await this.locked("clear", async (c) => {
       await c.question.updateMany(LIVE, { $set: { deleted: true } });

@@ -236,6 +236,15 @@ end
 redis.call('DEL', P .. 'deleted')
 return #ids`),
 
+  /** ARGV: prefix. The deps JSON of every record marked deleted and not purged yet. */
+  deletedDeps: script(`
+local out = {}
+for _, id in ipairs(redis.call('SMEMBERS', P .. 'deleted')) do
+  local d = redis.call('HGET', P .. 'r:' .. id, 'd')
+  if d then out[#out + 1] = d end
+end
+return out`),
+
   /** ARGV: prefix, afterId, limit. {id, embedding, ...}. */
   embeddingsAfter: script(`
 return page(P .. 'emb', ARGV[2], tonumber(ARGV[3]), function(r) return redis.call('HGET', r, 'e') end)`),

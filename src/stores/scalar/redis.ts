@@ -291,6 +291,11 @@ export class RedisScalarStore implements ScalarStore {
     return Number(await this.run("purgeDeleted", "purgeDeleted"));
   }
 
+  async deletedObjectKeys(): Promise<string[]> {
+    const lists = (await this.run("deletedObjectKeys", "deletedDeps")) as unknown[];
+    return lists.flatMap((json) => (JSON.parse(text(json)) as QuestionDep[]).filter((dep) => dep.type === "object").map((dep) => dep.data));
+  }
+
   async clear(): Promise<void> {
     await this.run("clear", "clear");
   }

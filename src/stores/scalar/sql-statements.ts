@@ -87,6 +87,8 @@ export function scalarStatements(t: TableNames, dialect: SqlDialect = SQLITE_DIA
     purgeDeps: `DELETE FROM ${t.dep} WHERE question_id IN (SELECT id FROM ${t.question} WHERE deleted = 1)`,
     purgeReports: `DELETE FROM ${t.report} WHERE cache_question_id IN (SELECT id FROM ${t.question} WHERE deleted = 1)`,
     purgeQuestions: `DELETE FROM ${t.question} WHERE deleted = 1`,
+    deletedObjectKeys: `SELECT d.dep_data FROM ${t.dep} d JOIN ${t.question} q ON q.id = d.question_id
+      WHERE q.deleted = 1 AND d.dep_type = 'object' ORDER BY d.id`,
     clear: `UPDATE ${t.question} SET deleted = 1 WHERE deleted = 0`,
     embeddingsAfter: `SELECT id, embedding FROM ${t.question}
       WHERE id > ? AND deleted = 0 AND embedding IS NOT NULL ORDER BY id LIMIT ?`,

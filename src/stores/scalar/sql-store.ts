@@ -241,6 +241,10 @@ export class SqlScalarStore implements ScalarStore {
     });
   }
 
+  async deletedObjectKeys(): Promise<string[]> {
+    return this.run("deletedObjectKeys", async (d) => (await d.query(this.s.deletedObjectKeys)).rows.map((row) => String(row.dep_data)));
+  }
+
   async clear(): Promise<void> {
     await this.liveTransaction("clear", async (tx) => {
       await tx.query(this.s.clear);

@@ -47,7 +47,7 @@ const BATCH_ROWS = 128;
 function prepare(db: BetterSqlite3.Database, tables: TableNames, maxReports: number) {
   const sql = scalarStatements(tables);
   const s = Object.fromEntries(Object.entries(sql).map(([name, text]) => [name, db.prepare(text)])) as Statements;
-  for (const name of ["count", "countReports", "expiredIds", "sessionsOf"] as const) s[name].pluck();
+  for (const name of ["count", "countReports", "expiredIds", "sessionsOf", "deletedObjectKeys"] as const) s[name].pluck();
   const dataVersion = db.prepare("PRAGMA data_version").pluck();
   const evictions = new WeakMap<EvictionPolicy, BetterSqlite3.Statement>();
   // A batched statement per kind and row count, prepared on first use (at most BATCH_ROWS of each).
@@ -336,6 +336,10 @@ export class SqliteScalarStore implements ScalarStore {
     const purged = this.write("purgeDeleted", (c) => c.purge.immediate());
     if (purged > 0) this.removedSinceFlush = true;
     return purged;
+  }
+
+  async deletedObjectKeys(): Promise<string[]> {
+    return this.run("deletedObjectKeys", ({ s }) => s.deletedObjectKeys.all() as string[]);
   }
 
   async clear(): Promise<void> {

@@ -68,6 +68,11 @@ export interface ScalarStore {
    * entry is left for a reader of the files or tables); returns how many.
    */
   purgeDeleted(): Promise<number>;
+  /**
+   * The `object` deps (object-store keys) of records marked deleted and not purged yet: the data manager deletes
+   * those files before it purges the records.
+   */
+  deletedObjectKeys(): Promise<string[]>;
   /** Marks every record deleted and removes every report row (they all name a removed entry). */
   clear(): Promise<void>;
   /** Live records with id > afterId that have an embedding, ascending by id, at most `limit`. */

@@ -99,19 +99,40 @@ export async function startFakeServer(routes: Record<string, FakeRoute>): Promis
   };
 }
 
-/** Writes Server-Sent Events: each value as `data: JSON`, then `data: [DONE]` (the OpenAI stream format). */
+/** How a fake stream is written: a pause between its parts, and the client's abort. */
+export interface FakeStreamOptions {
+  delayMs?: number;
+  signal?: AbortSignal;
+}
+
+/** Writes each value with `format`, pausing between them; false when the client went away. */
+async function writeEach(response: ServerResponse, events: Iterable<unknown>, format: (event: unknown) => string, options: FakeStreamOptions): Promise<boolean> {
+  for (const event of events) {
+    if (options.signal?.aborted) return false;
+    response.write(format(event));
+    if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+  }
+  return true;
+}
+
+/**
+ * Writes Server-Sent Events: each value as `data: JSON`, then `data: [DONE]` (the OpenAI stream format; `done:
+ * false` leaves it out, as llama.cpp's native `/completion` stream does).
+ */
 export async function writeSse(
   response: ServerResponse,
   events: Iterable<unknown>,
-  options: { delayMs?: number; signal?: AbortSignal } = {},
+  options: FakeStreamOptions & { done?: boolean } = {},
 ): Promise<void> {
   response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
-  for (const event of events) {
-    if (options.signal?.aborted) return;
-    response.write(`data: ${JSON.stringify(event)}\n\n`);
-    if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
-  }
-  response.end("data: [DONE]\n\n");
+  if (!(await writeEach(response, events, (event) => `data: ${JSON.stringify(event)}\n\n`, options))) return;
+  response.end(options.done === false ? undefined : "data: [DONE]\n\n");
+}
+
+/** Writes newline-delimited JSON, one value a line (Ollama's stream format). */
+export async function writeNdjson(response: ServerResponse, lines: Iterable<unknown>, options: FakeStreamOptions = {}): Promise<void> {
+  response.writeHead(200, { "content-type": "application/x-ndjson" });
+  if (await writeEach(response, lines, (line) => `${JSON.stringify(line)}\n`, options)) response.end();
 }
 
 /** A deterministic hashed bag-of-words embedding, so fake embedding endpoints give related texts close vectors. */

@@ -91,6 +91,28 @@ describe("wrapOpenAI: images.generate", () => {
     expect(third.data![0].b64_json).toBe(again!.data![0].b64_json);
   });
 
+  it("deletes an entry's image files with the entry: an evicted one's at the next flush, every one on clear", async () => {
+    const h = await setup({ cache: (dir) => ({ dataManager: managerFactory("sqlite,,local", { dataDir: dir, maxSize: 1, cleanSize: 1 }) }) });
+    const objects = join(h.dir, "objects");
+    await h.openai.images.generate({ prompt: "the first image", n: 2, response_format: "b64_json" });
+    const first = await readdir(objects);
+    expect(first).toHaveLength(2);
+    // The entry names its files as `object` deps.
+    const entries = [];
+    for await (const record of h.cache.dataManager.scalar.iterate()) entries.push(record);
+    const [entry] = entries;
+    expect(entry.deps).toHaveLength(2);
+    expect(entry.deps).toEqual(expect.arrayContaining(first.map((name) => ({ name: "image", data: name, type: "object" }))));
+    await h.openai.images.generate({ prompt: "the second image", response_format: "b64_json" });
+    await h.cache.flush();
+    const left = await readdir(objects);
+    expect(left).toHaveLength(1);
+    expect(first).not.toContain(left[0]);
+    expect((await h.openai.images.generate({ prompt: "the second image", response_format: "b64_json" })).semcache?.hit).toBe(true);
+    await h.cache.dataManager.clear();
+    expect(await readdir(objects)).toEqual([]);
+  });
+
   it("without an object store the answer still returns, nothing is stored, and the fault says what is missing", async () => {
     const errors: Error[] = [];
     const h = await setup({ cache: { onError: (error) => errors.push(error) } });
