@@ -1,10 +1,8 @@
-import type { RunnableConfig } from "@langchain/core/runnables";
+import { WrappingEvaluation } from "./wrapping.js";
 import { embeddingAnswerJudge, verifierAnswerJudge, type AnswerJudge } from "./answer-equivalence.js";
-import { BaseSimilarityEvaluation, type EvaluationPair } from "./base.js";
 import { ErrorBudget, type ErrorBudgetOptions, type RateEstimate, type SigmoidFit } from "./error-budget.js";
 import type { JudgeModel } from "./llm-judge.js";
 import { innerEvaluation } from "./options.js";
-import { normalizeScore } from "./score.js";
 import type { EvaluationCandidate, EvaluationContext, EvaluationSource, LookupObserver, SimilarityEvaluation } from "./types.js";
 
 export interface ErrorBudgetEvaluationOptions extends Omit<ErrorBudgetOptions, "maxErrorRate"> {
@@ -76,13 +74,12 @@ interface LookupState {
  * cache.report.toJSON().errorBudget; // { estimate: { rate, lower, upper, samples }, sampleShare, thresholds, ... }
  * ```
  */
-export class ErrorBudgetEvaluation extends BaseSimilarityEvaluation {
+export class ErrorBudgetEvaluation extends WrappingEvaluation {
   static override lc_name(): string {
     return "ErrorBudgetEvaluation";
   }
 
   readonly reportName = "errorBudget";
-  readonly inner: SimilarityEvaluation;
   readonly budget: ErrorBudget;
   readonly minScore: number;
   readonly #answerJudge?: AnswerJudge;
@@ -92,39 +89,12 @@ export class ErrorBudgetEvaluation extends BaseSimilarityEvaluation {
   #failed = 0;
 
   constructor(options: ErrorBudgetEvaluationOptions) {
-    super(options ?? {});
-    const owner = "ErrorBudgetEvaluation";
-    const { evaluation, answerJudge, verifier, minScore = 0, onError, ...budget } = options ?? ({} as ErrorBudgetEvaluationOptions);
-    this.inner = innerEvaluation(owner, evaluation);
+    super(options ?? {}, innerEvaluation("ErrorBudgetEvaluation", options?.evaluation));
+    const { answerJudge, verifier, minScore = 0, onError, ...budget } = options ?? ({} as ErrorBudgetEvaluationOptions);
     this.budget = new ErrorBudget(budget);
     this.minScore = minScore;
     this.#answerJudge = answerJudge ?? (verifier ? verifierAnswerJudge(verifier) : undefined);
     this.#onError = onError;
-  }
-
-  override get lc_attributes(): Record<string, unknown> {
-    return { evaluation: this.inner };
-  }
-
-  range(): readonly [number, number] {
-    return [0, 1];
-  }
-
-  evaluation(src: EvaluationSource, cached: EvaluationCandidate, context?: EvaluationContext): number | Promise<number> {
-    return this.#decide(src, cached, context, this.inner.evaluation(src, cached, context));
-  }
-
-  protected override evaluateWithConfig(
-    src: EvaluationSource,
-    cached: EvaluationCandidate,
-    context: EvaluationContext | undefined,
-    config: RunnableConfig,
-  ): number | Promise<number> {
-    return this.#decide(src, cached, context, BaseSimilarityEvaluation.evaluateWithin(this.inner, src, cached, context, config));
-  }
-
-  protected override completePair(pair: EvaluationPair): EvaluationPair | Promise<EvaluationPair> {
-    return BaseSimilarityEvaluation.completeWithin(this.inner, pair);
   }
 
   /** Resolves once no comparison is in flight (await it before reading the stats in a test or a replay). */
@@ -164,12 +134,8 @@ export class ErrorBudgetEvaluation extends BaseSimilarityEvaluation {
     return this.budget.pooledFit;
   }
 
-  #decide(src: EvaluationSource, cached: EvaluationCandidate, context: EvaluationContext | undefined, raw: number | Promise<number>): number | Promise<number> {
-    const place = (value: number) => this.#place(src, cached, context, normalizeScore(this.inner, value));
-    return typeof raw === "number" ? place(raw) : raw.then(place);
-  }
-
-  #place(src: EvaluationSource, cached: EvaluationCandidate, context: EvaluationContext | undefined, score: number): number {
+  /** Serve (the inner score) or explore (0, a miss) the lookup's nearest candidate; 0 for the others. */
+  protected judge(src: EvaluationSource, cached: EvaluationCandidate, context: EvaluationContext | undefined, score: number): number {
     if (score < this.minScore || !isNearest(cached, context?.neighbours)) return 0;
     const lookup = context?.lookup;
     const state = lookup ? this.#lookups.get(lookup) : undefined;

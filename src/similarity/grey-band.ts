@@ -1,3 +1,4 @@
+import { WrappingEvaluation } from "./wrapping.js";
 import { createHash } from "node:crypto";
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import type { BasePromptTemplate } from "@langchain/core/prompts";
@@ -5,10 +6,8 @@ import { Runnable, type RunnableConfig } from "@langchain/core/runnables";
 import { EvaluationError, ValidationError } from "../core/errors.js";
 import { Lru } from "../core/lru.js";
 import { messageText } from "../processors/pre.js";
-import { BaseSimilarityEvaluation, type EvaluationPair } from "./base.js";
 import { judgePrompt, parseJudgement, type JudgeModel } from "./llm-judge.js";
 import { innerEvaluation, integerOption, positiveOption } from "./options.js";
-import { normalizeScore } from "./score.js";
 import { sameQuestionText } from "./text-equality.js";
 import type { EvaluationCandidate, EvaluationContext, EvaluationSource, SimilarityEvaluation } from "./types.js";
 
@@ -80,12 +79,11 @@ type Counter = Exclude<keyof GreyBandStats, "pending" | "cachedVerdicts">;
  * lookups of a pair share one call. A failing verifier never fails the lookup: the candidate is a miss, the
  * failure counted (a wrong answer is worse than a miss), and the next lookup asks again.
  */
-export class GreyBandEvaluation extends BaseSimilarityEvaluation {
+export class GreyBandEvaluation extends WrappingEvaluation {
   static override lc_name(): string {
     return "GreyBandEvaluation";
   }
 
-  readonly inner: SimilarityEvaluation;
   readonly verifier: JudgeModel;
   readonly lower: number;
   readonly upper: number;
@@ -110,9 +108,8 @@ export class GreyBandEvaluation extends BaseSimilarityEvaluation {
   };
 
   constructor(options: GreyBandOptions) {
-    super(options ?? {});
+    super(options ?? {}, innerEvaluation("GreyBandEvaluation", options?.evaluation));
     const owner = "GreyBandEvaluation";
-    this.inner = innerEvaluation(owner, options?.evaluation);
     if (!Runnable.isRunnable(options.verifier)) {
       throw new ValidationError(`${owner}: \`verifier\` must be a LangChain chat model (or a Runnable returning a message or text).`);
     }
@@ -134,15 +131,6 @@ export class GreyBandEvaluation extends BaseSimilarityEvaluation {
     this.#onError = options.onError;
   }
 
-  /** Serialises the wrapped evaluation under its option name (`evaluation` is also this class's method). */
-  override get lc_attributes(): Record<string, unknown> {
-    return { evaluation: this.inner };
-  }
-
-  range(): readonly [number, number] {
-    return [0, 1];
-  }
-
   /** The verifier's calls and verdicts so far; tokens times the provider's price per token is its cost. */
   get stats(): GreyBandStats {
     const { verified, yes, no, failed, skipped, verdictHits, promptTokens, completionTokens } = this.#counts;
@@ -158,30 +146,9 @@ export class GreyBandEvaluation extends BaseSimilarityEvaluation {
     while (this.#pending.size > 0) await Promise.allSettled([...this.#pending.values()]);
   }
 
-  evaluation(src: EvaluationSource, cached: EvaluationCandidate, context?: EvaluationContext): number | Promise<number> {
-    return this.#place(src, cached, this.inner.evaluation(src, cached, context), {});
-  }
-
-  protected override evaluateWithConfig(
-    src: EvaluationSource,
-    cached: EvaluationCandidate,
-    context: EvaluationContext | undefined,
-    config: RunnableConfig,
-  ): number | Promise<number> {
-    return this.#place(src, cached, BaseSimilarityEvaluation.evaluateWithin(this.inner, src, cached, context, config), config);
-  }
-
-  protected override completePair(pair: EvaluationPair): EvaluationPair | Promise<EvaluationPair> {
-    return BaseSimilarityEvaluation.completeWithin(this.inner, pair);
-  }
-
-  /** The inner score where it lies outside the band, the verdict inside; synchronous when both are. */
-  #place(src: EvaluationSource, cached: EvaluationCandidate, raw: number | Promise<number>, config: RunnableConfig): number | Promise<number> {
-    const place = (value: number) => {
-      const score = normalizeScore(this.inner, value);
-      return score < this.lower || score >= this.upper ? score : this.#verdict(src, cached, config);
-    };
-    return typeof raw === "number" ? place(raw) : raw.then(place);
+  /** The inner score where it lies outside the band, the verdict inside. */
+  protected judge(src: EvaluationSource, cached: EvaluationCandidate, _context: EvaluationContext | undefined, score: number, config: RunnableConfig): number | Promise<number> {
+    return score < this.lower || score >= this.upper ? score : this.#verdict(src, cached, config);
   }
 
   #verdict(src: EvaluationSource, cached: EvaluationCandidate, config: RunnableConfig): number | Promise<number> {

@@ -1,9 +1,9 @@
-import type { RunnableConfig } from "@langchain/core/runnables";
+import { WrappingEvaluation } from "./wrapping.js";
 import { ValidationError } from "../core/errors.js";
 import { BaseSimilarityEvaluation, type EvaluationPair } from "./base.js";
 import { DistanceEvaluation } from "./distance.js";
 import { innerEvaluation, positiveOption } from "./options.js";
-import { normalizeScore, similarityToQuery } from "./score.js";
+import { similarityToQuery } from "./score.js";
 import { sameQuestionText } from "./text-equality.js";
 import type { EvaluationCandidate, EvaluationContext, EvaluationSource, SimilarityEvaluation } from "./types.js";
 
@@ -35,40 +35,16 @@ export const DEFAULT_AMBIGUITY_TEMPERATURE = 0.02;
  * its `embeddings`, or refuses); a rival in `context.neighbours` with neither a distance nor an embedding is a
  * ValidationError, since the share cannot weigh it.
  */
-export class UnambiguousEvaluation extends BaseSimilarityEvaluation {
+export class UnambiguousEvaluation extends WrappingEvaluation {
   static override lc_name(): string {
     return "UnambiguousEvaluation";
   }
 
-  readonly inner: SimilarityEvaluation;
   readonly temperature: number;
 
   constructor(options: UnambiguousEvaluationOptions = {}) {
-    super(options);
-    this.inner = innerEvaluation("UnambiguousEvaluation", options.evaluation ?? new DistanceEvaluation());
+    super(options, innerEvaluation("UnambiguousEvaluation", options.evaluation ?? new DistanceEvaluation()));
     this.temperature = positiveOption("UnambiguousEvaluation", "temperature", options.temperature, DEFAULT_AMBIGUITY_TEMPERATURE);
-  }
-
-  /** Serialises the wrapped evaluation under its option name (`evaluation` is also this class's method). */
-  override get lc_attributes(): Record<string, unknown> {
-    return { evaluation: this.inner };
-  }
-
-  range(): readonly [number, number] {
-    return [0, 1];
-  }
-
-  evaluation(src: EvaluationSource, cached: EvaluationCandidate, context?: EvaluationContext): number | Promise<number> {
-    return this.#weigh(src, cached, context, this.inner.evaluation(src, cached, context));
-  }
-
-  protected override evaluateWithConfig(
-    src: EvaluationSource,
-    cached: EvaluationCandidate,
-    context: EvaluationContext | undefined,
-    config: RunnableConfig,
-  ): number | Promise<number> {
-    return this.#weigh(src, cached, context, BaseSimilarityEvaluation.evaluateWithin(this.inner, src, cached, context, config));
   }
 
   protected override async completePair(pair: EvaluationPair): Promise<EvaluationPair> {
@@ -102,10 +78,9 @@ export class UnambiguousEvaluation extends BaseSimilarityEvaluation {
     return 1 / (1 + rivals);
   }
 
-  /** The inner score times the share; synchronous when the inner evaluation is (an exact hit's path). */
-  #weigh(src: EvaluationSource, cached: EvaluationCandidate, context: EvaluationContext | undefined, raw: number | Promise<number>): number | Promise<number> {
-    const weigh = (score: number) => normalizeScore(this.inner, score) * this.share(src, cached, context?.neighbours);
-    return typeof raw === "number" ? weigh(raw) : raw.then(weigh);
+  /** The inner score times the share. */
+  protected judge(src: EvaluationSource, cached: EvaluationCandidate, context: EvaluationContext | undefined, score: number): number {
+    return score * this.share(src, cached, context?.neighbours);
   }
 }
 
