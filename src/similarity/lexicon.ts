@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { Lru } from "../core/lru.js";
 
 /**
  * What the judge knows of English words, from WordNet 3.1 (src/similarity/lexicon.txt, built by
@@ -180,8 +181,8 @@ interface WordSenses {
 }
 
 /** What was read of recent words: questions repeat their words, and a common verb reaches hundreds of senses. */
-const recent = new Map<string, WordSenses>();
 const RECENT_WORDS = 5000;
+const recent = new Lru<string, WordSenses>(RECENT_WORDS);
 
 function wordSenses(word: string): WordSenses {
   let known = recent.get(word);
@@ -189,7 +190,6 @@ function wordSenses(word: string): WordSenses {
     const lemmas = findLemmas(word);
     const senses = sensesOf(lemmas);
     known = { lemmas, senses, reach: reach(senses) };
-    if (recent.size >= RECENT_WORDS) recent.clear();
     recent.set(word, known);
   }
   return known;

@@ -36,36 +36,11 @@ import { startFakeOpenAI } from "../../src/testing/fake-servers/openai.js";
 import { tempDir } from "../helpers/fixtures.js";
 import { testUrl, uniquePrefix } from "../helpers/server-stores.js";
 import { serve } from "../server/helpers.js";
+import { GPTCACHE_TEMPLATE as TEMPLATE } from "../fixtures/gptcache-configs.js";
 
 const MODELS = fileURLToPath(new URL("../fixtures/tiny-models/", import.meta.url));
 
-/** GPTCache's cache_config_template.yml as it ships (comment-only sections are YAML nulls). */
-const TEMPLATE = `# For \`model_src\`, \`evaluation\`, \`post_function\`, \`pre_function\`,
-# \`storage_config\` options, Check README for more.
 
-embedding:
-    onnx
-embedding_config:
-    # Set model kws here including \`model\`, \`api_key\` if needed
-storage_config:
-    data_dir:
-        gptcache_data
-    manager:
-        sqlite,faiss
-    vector_params:
-        # Set vector storage related params here
-evaluation: 
-    distance
-evaluation_config:
-    # Set evaluation metric kws here
-pre_function:
-    get_prompt
-post_function:
-    first
-config:
-    similarity_threshold: 0.8
-    # Set other config here
-`;
 
 /** The template's first version (model_src, model_config, evaluation_kws, config.threshold). */
 const FIRST_TEMPLATE = `# For \`model_src\`, \`evaluation\`, \`post_function\`, \`pre_function\`,
