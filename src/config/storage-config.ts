@@ -108,7 +108,7 @@ const SQL_SERVER_KEYS = [...CONNECTION_KEYS, "sql_url", "pool_size", "table_pref
  */
 const SCALAR_KEYS: Readonly<Record<string, readonly string[]>> = {
   memory: ["path", "table_len_config", "max_reports"],
-  sqlite: ["path", "sql_url", "table_prefix", "table_name", "table_len_config", "max_reports"],
+  sqlite: ["path", "sql_url", "table_prefix", "table_name", "table_len_config", "max_reports", "timeout_ms"],
   postgres: SQL_SERVER_KEYS,
   mysql: SQL_SERVER_KEYS,
   mariadb: SQL_SERVER_KEYS,

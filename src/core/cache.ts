@@ -87,7 +87,7 @@ export class Cache {
   cacheEnableFunc: CacheEnableFunc = cacheAll;
   preEmbeddingFunc: PreEmbeddingFunc = lastContent;
   embeddingFunc: EmbeddingFunction = new StringEmbedding();
-  dataManager!: DataManager;
+  private manager?: DataManager;
   similarityEvaluation: SimilarityEvaluation = new ExactMatchEvaluation();
   postProcessMessagesFunc: PostProcessFunc = temperatureSoftmax;
   config: Config = new Config();
@@ -97,6 +97,12 @@ export class Cache {
   /** Model calls in flight, by surface and key (concurrent identical misses share one). */
   readonly flights = new Map<string, Promise<unknown>>();
   private savesSinceFlush = 0;
+
+  /** The store behind the cache; a NotInitError before init(). */
+  get dataManager(): DataManager {
+    if (!this.manager) throw new NotInitError();
+    return this.manager;
+  }
 
   async init(options: CacheInitOptions = {}): Promise<this> {
     if (typeof options !== "object" || options === null) throw new ValidationError("init options must be an object.");
@@ -124,7 +130,7 @@ export class Cache {
     this.cacheEnableFunc = o.cacheEnableFunc ?? cacheAll;
     this.preEmbeddingFunc = o.preEmbeddingFunc ?? lastContent;
     this.embeddingFunc = embeddingFunc;
-    this.dataManager = dataManager;
+    this.manager = dataManager;
     this.similarityEvaluation = evaluation ?? new ExactMatchEvaluation();
     this.postProcessMessagesFunc = o.postProcessMessagesFunc ?? temperatureSoftmax;
     this.config = config;

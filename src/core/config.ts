@@ -60,6 +60,12 @@ function check(condition: boolean, message: string): void {
   if (!condition) throw new ValidationError(`Config: ${message}`);
 }
 
+/** Every ConfigOptions name: another one is refused by name, never dropped. */
+const CONFIG_OPTIONS: ReadonlyArray<keyof ConfigOptions> = [
+  "similarityThreshold", "topK", "logTimeFunc", "prompts", "template", "contextLen", "autoFlush", "skipList",
+  "partitionKeys", "random", "maxQuestionLength",
+];
+
 function isStringList(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === "string");
 }
@@ -99,6 +105,8 @@ export class Config {
       (o as { ttl?: unknown }).ttl === undefined,
       "ttl is not a Config setting: entries expire in the data manager (managerFactory(kinds, { ttl }), initSimilarCache({ ttl }), storage_config.ttl in a YAML config)",
     );
+    const unknown = Object.keys(o).filter((name) => name !== "ttl" && !(CONFIG_OPTIONS as readonly string[]).includes(name));
+    check(unknown.length === 0, `unknown option${unknown.length > 1 ? "s" : ""} ${unknown.map((name) => `"${name}"`).join(", ")}: Config takes ${CONFIG_OPTIONS.join(", ")}`);
     check(o.partitionKeys === undefined || isStringList(o.partitionKeys), "partitionKeys must be a list of strings");
     check(o.random === undefined || typeof o.random === "function", "random must be a function");
     const maxQuestionLength = o.maxQuestionLength;

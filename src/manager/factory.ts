@@ -89,7 +89,7 @@ export const SCALAR_KINDS: Record<string, ScalarFactory> = {
     return new MemoryScalarStore({ path, tableLenConfig, maxReports });
   },
   sqlite: (params, dataDir) => {
-    const { path, ...options } = picked("sqlite", params, ["path", "tablePrefix", "tableLenConfig", "maxReports", "busyTimeout", "recentRecords"]);
+    const { path, ...options } = picked("sqlite", params, ["path", "tablePrefix", "tableLenConfig", "maxReports", "busyTimeout", "timeoutMs", "recentRecords"]);
     return new SqliteScalarStore({ ...(options as Omit<SqliteScalarStoreOptions, "path">), path: path ?? join(dataDir, "sqlite.db") });
   },
   // Server databases: connection settings in scalarParams (url or host/port/..., or a client/pool), else env URLs.

@@ -44,6 +44,8 @@ describe("an uninitialised cache", () => {
     await expect(flush({ cacheObj: cache })).rejects.toBeInstanceOf(NotInitError);
     await expect(cache.importData(["q"], ["a"])).rejects.toMatchObject({ code: "SEMCACHE_NOT_INIT" });
     await expect(cache.flush()).rejects.toBeInstanceOf(NotInitError);
+    // The store itself is not there yet: reading it is the same typed error, not a TypeError on undefined.
+    expect(() => cache.dataManager).toThrow(NotInitError);
     // Closing what was never opened is no error (close is idempotent).
     await expect(cache.close()).resolves.toBeUndefined();
   });

@@ -65,6 +65,11 @@ describe("ttl belongs to the data manager, not to Config", () => {
     expect(new Config()).not.toHaveProperty("ttl");
   });
 
+  it("refuses any other option Config does not take, by name (a typo never does nothing)", () => {
+    expect(() => new Config({ similarityTreshold: 0.9 } as never)).toThrow(ValidationError);
+    expect(() => new Config({ similarityTreshold: 0.9, top_k: 3 } as never)).toThrow(/unknown options "similarityTreshold", "top_k": Config takes similarityThreshold, topK/);
+  });
+
   it("refuses a YAML config.ttl, naming storage_config.ttl, and reads storage_config.ttl as the manager's", () => {
     expect(() => loadGptCacheConfig("config:\n  ttl: 60\n")).toThrow(ValidationError);
     expect(() => loadGptCacheConfig("config:\n  ttl: 60\n")).toThrow("config.ttl: entries expire in the data manager, in every store: set storage_config.ttl (seconds) instead.");

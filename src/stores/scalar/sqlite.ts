@@ -7,14 +7,17 @@ import { SemcacheError, StoreError, ValidationError } from "../../core/errors.js
 import { importOptional, nativeLoadError } from "../../core/optional-import.js";
 import { makePrivateDirSync, PRIVATE_FILE_MODE } from "../../core/private-files.js";
 import type { CacheRecord, NewRecord, ReportRow } from "../../core/types.js";
-import { bytesToVector, vectorToBytes } from "../../core/vector-math.js";
+import { bytesToVector } from "../../core/vector-math.js";
 import { checkEvictSizes } from "../../manager/eviction/policies.js";
 import type { EvictionPolicy } from "../../manager/eviction/types.js";
+import { resolveTimeoutMs } from "../connection.js";
 import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
 import { RecentRecords } from "./recent-records.js";
 import { resolveMaxReports, type ReportRetentionOptions } from "./report-retention.js";
-import { batchStatements, toRecords } from "./sql-statements.js";
-import { evictionSelect, scalarStatements, sqliteDdl, tableNames, type RecordRow, type TableNames } from "./sqlite-schema.js";
+import { toRecords } from "./sql-statements.js";
+import { prepareStatements, setUpDatabase, writeTransactions, type SqliteHit, type SqliteStatements } from "./sqlite-connection.js";
+import { tableNames, type RecordRow, type TableNames } from "./sqlite-schema.js";
+import { inPlaceWriter, ThreadWriter, type SqliteWriter } from "./sqlite-writer.js";
 import type { ScalarStore, ScalarStoreCapabilities, TableLenConfig } from "./types.js";
 
 export interface SqliteScalarStoreOptions extends ReportRetentionOptions {
@@ -27,6 +30,11 @@ export interface SqliteScalarStoreOptions extends ReportRetentionOptions {
   /** Milliseconds a writer waits for another connection's lock before failing. Default 5000. */
   busyTimeout?: number;
   /**
+   * Milliseconds a write may take, its wait for the lock included, before its caller fails open (the write still
+   * runs when it can). Default DEFAULT_STORE_TIMEOUT_MS (5000).
+   */
+  timeoutMs?: number;
+  /**
    * Records kept after an exact lookup, so a repeated one skips reading the row (checked against the file's
    * data version once an event-loop turn and after another store of this process writes: see RecentRecords).
    * Default 4096; 0 turns it off.
@@ -34,100 +42,22 @@ export interface SqliteScalarStoreOptions extends ReportRetentionOptions {
   recentRecords?: number;
 }
 
-type Statements = { [K in keyof ReturnType<typeof scalarStatements>]: BetterSqlite3.Statement };
-type Hit = { id: number; at: number; count: number };
-
 /** Records kept after exact lookups (see RecentRecords): about 3 KB each with a 512-d embedding. */
 const DEFAULT_RECENT_RECORDS = 4096;
 
-/** Rows per batched statement (SQLite allows 32,766 parameters; reports take 8 a row). */
-const BATCH_ROWS = 128;
+/**
+ * Milliseconds a read waits when the file is locked. In WAL mode readers do not wait for writers; only a rare
+ * moment (another connection recovering the WAL) makes one wait, and a read runs on the event loop.
+ */
+const READ_BUSY_TIMEOUT_MS = 100;
 
-/** Prepared statements and transactions of one open database: built once, reused by every call. */
-function prepare(db: BetterSqlite3.Database, tables: TableNames, maxReports: number) {
-  const sql = scalarStatements(tables);
-  const s = Object.fromEntries(Object.entries(sql).map(([name, text]) => [name, db.prepare(text)])) as Statements;
-  for (const name of ["count", "countReports", "expiredIds", "sessionsOf", "deletedObjectKeys"] as const) s[name].pluck();
-  const dataVersion = db.prepare("PRAGMA data_version").pluck();
-  const evictions = new WeakMap<EvictionPolicy, BetterSqlite3.Statement>();
-  // A batched statement per kind and row count, prepared on first use (at most BATCH_ROWS of each).
-  const batches = new Map<string, BetterSqlite3.Statement>();
-  const batched = (kind: keyof typeof batchStatements, rows: number) => {
-    let statement = batches.get(`${kind}:${rows}`);
-    if (!statement) batches.set(`${kind}:${rows}`, (statement = db.prepare(batchStatements[kind](tables, rows))));
-    return statement;
-  };
-  /** Runs `kind` over `rows` in statements of up to BATCH_ROWS rows each. */
-  const inBatches = <T>(kind: keyof typeof batchStatements, rows: readonly T[], values: (row: T) => unknown[]) => {
-    for (let start = 0; start < rows.length; start += BATCH_ROWS) {
-      const chunk = rows.slice(start, start + BATCH_ROWS);
-      batched(kind, chunk.length).run(chunk.flatMap(values));
-    }
-  };
-  const markDeleted = (ids: readonly number[]) => {
-    for (const id of ids) s.markDeleted.run(id);
-  };
-  return {
-    db,
-    s,
-    /** Changes whenever another connection commits to the file. */
-    dataVersion: () => dataVersion.get() as number,
-    /** One prepared eviction select per policy object. */
-    evictionSelect(policy: EvictionPolicy): BetterSqlite3.Statement {
-      let select = evictions.get(policy);
-      if (!select) {
-        select = db.prepare(evictionSelect(tables, policy)).pluck();
-        evictions.set(policy, select);
-      }
-      return select;
-    },
-    insert: db.transaction((records: readonly NewRecord[]) =>
-      records.map((r) => {
-        const embedding = r.embedding ? vectorToBytes(r.embedding) : null;
-        const { lastInsertRowid } = s.insertQuestion.run(
-          r.question, r.answer, r.answerType, r.keyHash, r.partition, r.createOn, r.createOn, embedding,
-        );
-        const id = Number(lastInsertRowid);
-        for (const dep of r.deps ?? []) s.insertDep.run(id, dep.name, dep.data, dep.type);
-        if (r.session !== undefined) s.addSession.run(id, r.session);
-        return id;
-      }),
-    ),
-    // Count, choose and mark under one write lock: a second process waits, then sees the smaller count.
-    evict: db.transaction((select: BetterSqlite3.Statement, maxSize: number, cleanSize: number): number[] => {
-      if ((s.count.get() as number) <= maxSize) return [];
-      const ids = select.all(cleanSize) as number[];
-      markDeleted(ids);
-      return ids;
-    }),
-    expire: db.transaction((createdBefore: number): number[] => {
-      const ids = s.expiredIds.all(createdBefore) as number[];
-      markDeleted(ids);
-      return ids;
-    }),
-    markDeleted: db.transaction(markDeleted),
-    purge: db.transaction((): number => {
-      s.purgeReports.run();
-      s.purgeSessions.run();
-      s.purgeDeps.run();
-      return s.purgeQuestions.run().changes;
-    }),
-    touch: db.transaction((hits: readonly Hit[]) => inBatches("touchMany", hits, ({ id, at, count }) => [id, at, count])),
-    addReports: db.transaction((rows: readonly ReportRow[]) => {
-      inBatches("addReportMany", rows, (r) => [
-        r.userQuestion, r.cacheQuestionId, r.cacheQuestion, r.cacheAnswer,
-        r.similarity, r.cacheDeltaTime, r.cacheTime, r.extra ?? null,
-      ]);
-      s.trimReports.run(maxReports);
-    }),
-    clear: db.transaction(() => {
-      s.clear.run();
-      s.clearReports.run();
-    }),
-  };
+/** The store's own connection, which reads (and, for ":memory:", writes through an in-place writer). */
+interface Reader {
+  db: BetterSqlite3.Database;
+  s: SqliteStatements;
+  /** Changes whenever another connection commits to the file (the writer thread's included). */
+  dataVersion(): number;
 }
-
-type Connection = ReturnType<typeof prepare>;
 
 /**
  * Milliseconds between the checkpointer's runs, and the WAL size (pages) at which the store's own connection
@@ -135,6 +65,7 @@ type Connection = ReturnType<typeof prepare>;
  */
 const CHECKPOINT_MS = 500;
 const FALLBACK_CHECKPOINT_PAGES = 10_000;
+const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
 
 /**
  * A worker thread with its own connection that checkpoints the WAL. A checkpoint copies pages back into the
@@ -151,8 +82,8 @@ const timer = setInterval(checkpoint, workerData.intervalMs);
 parentPort.once("message", () => { clearInterval(timer); db.close(); process.exit(0); });
 `;
 
-/** Starts the checkpointer; on any failure the connection goes back to checkpointing itself. */
-function startCheckpointer(db: BetterSqlite3.Database, path: string, busyTimeout: number): Checkpointer | undefined {
+/** Starts the checkpointer; on any failure the writer's connection goes back to checkpointing itself. */
+function startCheckpointer(writer: SqliteWriter, path: string, busyTimeout: number): Checkpointer | undefined {
   let driver: string;
   try {
     driver = createRequire(import.meta.url).resolve("better-sqlite3");
@@ -161,9 +92,8 @@ function startCheckpointer(db: BetterSqlite3.Database, path: string, busyTimeout
   }
   const worker = new Worker(CHECKPOINTER, { eval: true, workerData: { driver, path, busyTimeout, intervalMs: CHECKPOINT_MS } });
   worker.unref();
-  db.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`);
   worker.on("error", () => {
-    if (db.open) db.pragma("wal_autocheckpoint = 1000");
+    writer.run("autoCheckpoint", SQLITE_AUTOCHECKPOINT_PAGES).catch(() => undefined);
   });
   const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
   return {
@@ -202,11 +132,13 @@ export class SqliteScalarStore implements ScalarStore {
   readonly path: string;
   private readonly tables: TableNames;
   private readonly busyTimeout: number;
+  private readonly timeoutMs: number;
   private readonly recent: RecentRecords;
   private readonly maxReports: number;
   /** Rows were removed since the last flush: their old pages may still be in the WAL. */
   private removedSinceFlush = false;
-  private conn?: Connection;
+  private reader?: Reader;
+  private writer?: SqliteWriter;
   private checkpointer?: Checkpointer;
   private opening?: Promise<void>;
 
@@ -224,6 +156,7 @@ export class SqliteScalarStore implements ScalarStore {
     }
     this.path = options.path;
     this.busyTimeout = busyTimeout;
+    this.timeoutMs = resolveTimeoutMs("sqlite scalar store", options.timeoutMs);
     this.recent = new RecentRecords(recentRecords);
     this.maxReports = resolveMaxReports("sqlite scalar store", options.maxReports);
     this.tables = tableNames(options.tablePrefix ?? "semcache_");
@@ -247,43 +180,68 @@ export class SqliteScalarStore implements ScalarStore {
     if (this.capabilities.persistent) createPrivateFile(this.path);
     let db: BetterSqlite3.Database;
     try {
-      db = new Database(this.path, { timeout: this.busyTimeout });
+      db = new Database(this.path, { timeout: this.capabilities.persistent ? READ_BUSY_TIMEOUT_MS : this.busyTimeout });
     } catch (error) {
       // better-sqlite3 loads its native addon on first use, not on import.
       throw nativeLoadError(error, "better-sqlite3", "The sqlite scalar store");
     }
     try {
-      db.pragma("journal_mode = WAL");
-      db.pragma("synchronous = NORMAL");
-      // Deleted rows are overwritten with zeros (free pages too), so a removed question or answer cannot be
-      // read back from the file.
-      db.pragma("secure_delete = ON");
-      db.transaction(() => {
-        for (const statement of sqliteDdl(this.tables)) db.exec(statement);
-      }).immediate();
-      this.conn = prepare(db, this.tables, this.maxReports);
-      if (this.capabilities.persistent) this.checkpointer = startCheckpointer(db, this.path, this.busyTimeout);
+      this.writer = this.capabilities.persistent ? await this.startWriter() : this.inPlace(db);
+      const s = prepareStatements(db, this.tables);
+      const dataVersion = db.prepare("PRAGMA data_version").pluck();
+      this.reader = { db, s, dataVersion: () => dataVersion.get() as number };
+      if (this.capabilities.persistent) this.checkpointer = startCheckpointer(this.writer, this.path, this.busyTimeout);
     } catch (error) {
       db.close();
+      await this.writer?.close();
+      this.writer = undefined;
       throw error;
     }
   }
 
-  /** Runs `fn` on the open connection; driver faults become StoreError, our own typed errors pass through. */
-  private run<T>(operation: string, fn: (c: Connection) => T): T {
-    const c = this.conn;
-    if (!c) throw new StoreError("sqlite", `${operation}: the store is not open (call init() first)`);
+  /** A file: the writer thread sets the database up before this connection reads it. */
+  private async startWriter(): Promise<SqliteWriter> {
+    const writer = new ThreadWriter(
+      {
+        path: this.path,
+        tables: this.tables,
+        maxReports: this.maxReports,
+        busyTimeoutMs: this.busyTimeout,
+        autoCheckpointPages: FALLBACK_CHECKPOINT_PAGES,
+      },
+      this.timeoutMs,
+    );
+    await writer.open();
+    return writer;
+  }
+
+  /** ":memory:": one connection, set up here, reads and writes. */
+  private inPlace(db: BetterSqlite3.Database): SqliteWriter {
+    setUpDatabase(db, this.tables);
+    return inPlaceWriter(writeTransactions(db, this.tables, this.maxReports));
+  }
+
+  /** Runs `fn` on the reading connection; driver faults become StoreError, our own typed errors pass through. */
+  private read<T>(operation: string, fn: (r: Reader) => T): T {
+    const r = this.reader;
+    if (!r) throw new StoreError("sqlite", `${operation}: the store is not open (call init() first)`);
     try {
-      return fn(c);
+      return fn(r);
     } catch (error) {
       if (SemcacheError.isInstance(error)) throw error;
       throw new StoreError("sqlite", `${operation} failed: ${(error as Error).message}`, { cause: error });
     }
   }
 
-  /** `run` for a write to the records: other stores of this process then re-check the file's version. */
-  private write<T>(operation: string, fn: (c: Connection) => T): T {
-    const result = this.run(operation, fn);
+  /** The writer, or a StoreError before init(). */
+  private writes(operation: string): SqliteWriter {
+    if (!this.writer) throw new StoreError("sqlite", `${operation}: the store is not open (call init() first)`);
+    return this.writer;
+  }
+
+  /** A write to the records: other stores of this process then re-check the file's version. */
+  private async write<T>(operation: string, fn: (w: SqliteWriter) => Promise<T>): Promise<T> {
+    const result = await fn(this.writes(operation));
     this.recent.ownWrite();
     return result;
   }
@@ -291,65 +249,66 @@ export class SqliteScalarStore implements ScalarStore {
   async insert(records: readonly NewRecord[]): Promise<number[]> {
     checkRecords(records, this.tableLen);
     this.recent.forgetKeys(records.map((record) => record.keyHash));
-    return this.write("insert", (c) => c.insert.immediate(records));
+    return this.write("insert", (w) => w.run("insert", records));
   }
 
   async get(id: number): Promise<CacheRecord | null> {
-    return this.run("get", ({ s }) => toRecords(s.get.all(id) as RecordRow[])[0] ?? null);
+    return this.read("get", ({ s }) => toRecords(s.get.all(id) as RecordRow[])[0] ?? null);
   }
 
   async findByKey(keyHash: string): Promise<CacheRecord | null> {
-    return this.run("findByKey", ({ s, dataVersion }) =>
+    return this.read("findByKey", ({ s, dataVersion }) =>
       this.recent.find(keyHash, dataVersion, () => toRecords(s.findByKey.all(keyHash) as RecordRow[])[0] ?? null),
     );
   }
 
-  async touch(hits: readonly Hit[]): Promise<void> {
+  async touch(hits: readonly SqliteHit[]): Promise<void> {
     if (hits.length === 0) return;
-    this.write("touch", (c) => c.touch.immediate(hits));
+    await this.write("touch", (w) => w.run("touch", hits));
     this.recent.touched(hits);
   }
 
   async count(): Promise<number> {
-    return this.run("count", ({ s }) => s.count.get() as number);
+    return this.read("count", ({ s }) => s.count.get() as number);
   }
 
   async evict(policy: EvictionPolicy, maxSize: number, cleanSize: number): Promise<number[]> {
     checkEvictSizes(maxSize, cleanSize);
-    const ids = this.write("evict", (c) => c.evict.immediate(c.evictionSelect(policy), maxSize, cleanSize));
+    const order = policy.order.map(({ column, direction }) => ({ column, direction }));
+    const ids = await this.write("evict", (w) => w.run("evict", { name: policy.name, order }, maxSize, cleanSize));
     this.recent.forgetIds(ids);
     return ids;
   }
 
   async expire(createdBefore: number): Promise<number[]> {
-    const ids = this.write("expire", (c) => c.expire.immediate(createdBefore));
+    const ids = await this.write("expire", (w) => w.run("expire", createdBefore));
     this.recent.forgetIds(ids);
     return ids;
   }
 
   async markDeleted(ids: readonly number[]): Promise<void> {
     this.recent.forgetIds(ids);
-    if (ids.length > 0) this.write("markDeleted", (c) => c.markDeleted.immediate(ids));
+    if (ids.length > 0) await this.write("markDeleted", (w) => w.run("markDeleted", ids));
   }
 
   async purgeDeleted(): Promise<number> {
-    const purged = this.write("purgeDeleted", (c) => c.purge.immediate());
+    const purged = await this.write("purgeDeleted", (w) => w.run("purge"));
     if (purged > 0) this.removedSinceFlush = true;
     return purged;
   }
 
   async deletedObjectKeys(): Promise<string[]> {
-    return this.run("deletedObjectKeys", ({ s }) => s.deletedObjectKeys.all() as string[]);
+    return this.read("deletedObjectKeys", ({ s }) => s.deletedObjectKeys.all() as string[]);
   }
 
   async clear(): Promise<void> {
     this.recent.clear();
-    this.write("clear", (c) => c.clear.immediate());
+    await this.write("clear", (w) => w.run("clear"));
     this.removedSinceFlush = true;
   }
 
   async embeddingsAfter(afterId: number, limit: number): Promise<Array<{ id: number; embedding: Float32Array }>> {
-    return this.run("embeddingsAfter", ({ s }) =>
+    return this.read("embeddingsAfter", ({ s }) =>
       (s.embeddingsAfter.all(afterId, limit) as Array<{ id: number; embedding: Uint8Array }>).map((row) => ({
         id: row.id,
         embedding: bytesToVector(row.embedding),
@@ -362,7 +321,7 @@ export class SqliteScalarStore implements ScalarStore {
     let afterId = 0;
     for (;;) {
       const after = afterId;
-      const page = this.run("iterate", ({ s }) => toRecords(s.page.all(after, batchSize) as RecordRow[]));
+      const page = this.read("iterate", ({ s }) => toRecords(s.page.all(after, batchSize) as RecordRow[]));
       yield* page;
       if (page.length < batchSize) return;
       afterId = page[page.length - 1].id;
@@ -371,29 +330,29 @@ export class SqliteScalarStore implements ScalarStore {
 
   async addSession(id: number, session: string): Promise<void> {
     checkLength("session_id", session, this.tableLen);
-    this.run("addSession", ({ s }) => s.addSession.run(id, session));
+    await this.writes("addSession").run("addSession", id, session);
   }
 
   async sessionsOf(id: number): Promise<string[]> {
-    return this.run("sessionsOf", ({ s }) => s.sessionsOf.all(id) as string[]);
+    return this.read("sessionsOf", ({ s }) => s.sessionsOf.all(id) as string[]);
   }
 
   async listSessions(session?: string): Promise<Array<{ id: number; session: string }>> {
-    return this.run("listSessions", ({ s }) =>
+    return this.read("listSessions", ({ s }) =>
       (session === undefined ? s.listSessions.all() : s.listSession.all(session)) as Array<{ id: number; session: string }>,
     );
   }
 
   async deleteSession(session: string): Promise<number> {
-    return this.run("deleteSession", ({ s }) => s.deleteSession.run(session).changes);
+    return this.writes("deleteSession").run("deleteSession", session);
   }
 
   async addReports(rows: readonly ReportRow[]): Promise<void> {
-    if (rows.length > 0 && this.maxReports > 0) this.run("addReports", (c) => c.addReports.immediate(rows));
+    if (rows.length > 0 && this.maxReports > 0) await this.writes("addReports").run("addReports", rows);
   }
 
   async countReports(): Promise<number> {
-    return this.run("countReports", ({ s }) => s.countReports.get() as number);
+    return this.read("countReports", ({ s }) => s.countReports.get() as number);
   }
 
   /**
@@ -403,18 +362,22 @@ export class SqliteScalarStore implements ScalarStore {
    */
   async flush(): Promise<void> {
     const mode = this.removedSinceFlush ? "TRUNCATE" : "PASSIVE";
-    this.run("flush", ({ db }) => db.pragma(`wal_checkpoint(${mode})`));
+    await this.writes("flush").run("checkpoint", mode);
     this.removedSinceFlush = false;
   }
 
   async close(): Promise<void> {
-    const c = this.conn;
+    const reader = this.reader;
+    const writer = this.writer;
     const checkpointer = this.checkpointer;
-    this.conn = undefined;
+    this.reader = undefined;
+    this.writer = undefined;
     this.checkpointer = undefined;
     this.recent.clear();
     this.opening = undefined;
-    c?.db.close();
+    // The writer first: writes still queued on its thread finish before its connection closes.
+    await writer?.close();
+    reader?.db.close();
     await checkpointer?.close();
   }
 }

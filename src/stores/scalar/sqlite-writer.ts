@@ -1,0 +1,237 @@
+/**
+ * Where the SQLite store's writes run. On a file they go to a writer thread with its own connection
+ * (sqlite-writer-thread.ts): SQLite calls are synchronous, and a write that waits for another process's lock
+ * (up to busyTimeoutMs) or on a disk that stopped answering would otherwise stop the whole event loop, /healthz
+ * included. Every call has a deadline (timeoutMs) after which its caller fails open; reads stay on the store's
+ * own connection (in WAL mode a reader never waits for a writer). A ":memory:" database cannot be shared between
+ * connections and has no disk to wait on, so its writes run in place.
+ */
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import type * as Esbuild from "esbuild";
+import { StoreError } from "../../core/errors.js";
+import { withDeadline } from "../connection.js";
+import type { SqliteWrites } from "./sqlite-connection.js";
+import type { TableNames } from "./sqlite-schema.js";
+
+type Op = keyof SqliteWrites;
+type Args<K extends Op> = Parameters<SqliteWrites[K]>;
+type Result<K extends Op> = ReturnType<SqliteWrites[K]>;
+
+/** Runs the store's write transactions. */
+export interface SqliteWriter {
+  run<K extends Op>(op: K, ...args: Args<K>): Promise<Result<K>>;
+  close(): Promise<void>;
+}
+
+/** What the writer thread is started with. */
+export interface WriterThreadData {
+  driver: string;
+  path: string;
+  tables: TableNames;
+  maxReports: number;
+  busyTimeoutMs: number;
+  autoCheckpointPages: number;
+}
+/** A call posted to the thread (ids from 1; 0 is the thread's "ready"). */
+export interface WriterCall {
+  id: number;
+  op: Op;
+  args: unknown[];
+}
+export interface WriterReply {
+  id: number;
+  result?: unknown;
+  error?: { message: string; code?: string };
+}
+
+function fault(op: string, message: string, cause?: unknown): StoreError {
+  return new StoreError("sqlite", `${op} failed: ${message}`, cause === undefined ? undefined : { cause });
+}
+
+/** Runs the transactions on the caller's thread (":memory:"): a driver fault becomes a rejected StoreError. */
+export function inPlaceWriter(writes: SqliteWrites): SqliteWriter {
+  return {
+    async run(op, ...args) {
+      try {
+        return (writes[op] as (...a: typeof args) => Result<typeof op>)(...args);
+      } catch (error) {
+        throw fault(op, (error as Error).message, error);
+      }
+    },
+    async close() {},
+  };
+}
+
+/**
+ * Writes waiting in the thread at most: past this the thread is behind (a disk that stopped answering), and a new
+ * write fails at once instead of queueing records without bound.
+ */
+const MAX_PENDING = 1024;
+
+/** The thread module bundled as one CommonJS script, made once per process when running from the sources. */
+let bundledFromSource: string | undefined;
+
+/**
+ * Starts the thread. Built, its module sits beside this file; run from the TypeScript sources (the tests, `tsx`
+ * scripts) there is no .js file, so esbuild (a devDependency) bundles the .ts module into a script first.
+ */
+function startThread(workerData: WriterThreadData): Worker {
+  // A worker inherits the process's Node options; under `node --input-type=module -e` that option breaks it.
+  const execArgv = process.execArgv.filter((arg, i, all) => !arg.startsWith("--input-type") && all[i - 1] !== "--input-type");
+  const built = new URL("./sqlite-writer-thread.js", import.meta.url);
+  if (existsSync(fileURLToPath(built))) return new Worker(built, { workerData, execArgv });
+  bundledFromSource ??= bundleFromSource(fileURLToPath(new URL("./sqlite-writer-thread.ts", import.meta.url)));
+  return new Worker(bundledFromSource, { eval: true, workerData, execArgv });
+}
+
+function bundleFromSource(entry: string): string {
+  const esbuild = createRequire(import.meta.url)("esbuild") as typeof Esbuild;
+  const { outputFiles } = esbuild.buildSync({
+    entryPoints: [entry], bundle: true, write: false, format: "cjs", platform: "node", target: "node20", external: ["better-sqlite3"],
+  });
+  return outputFiles[0].text;
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+/** Set by a call once it is posted, so a caller that gives up can forget it. */
+interface Ticket {
+  id?: number;
+}
+
+/** A running writer thread. It holds the process open only while a call waits for it. */
+class WriterThread {
+  /** Resolves once the thread's connection has set the database up (tables created). */
+  readonly ready: Promise<void>;
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private gone?: Error;
+
+  constructor(data: WriterThreadData, onExit: (thread: WriterThread) => void) {
+    this.worker = startThread(data);
+    this.ready = new Promise<void>((resolve, reject) => this.pending.set(0, { resolve: () => resolve(), reject }));
+    // Awaited by every call; a thread that fails while no call waits must not be an unhandled rejection.
+    this.ready.catch(() => undefined);
+    this.worker.on("message", (reply: WriterReply) => this.receive(reply));
+    this.worker.on("error", (error) => this.fail(error));
+    this.worker.on("exit", (code) => {
+      this.fail(new Error(`the writer thread exited (code ${code})`));
+      onExit(this);
+    });
+  }
+
+  call(op: Op, args: unknown[], ticket: Ticket): Promise<unknown> {
+    if (this.gone) return Promise.reject(this.gone);
+    if (this.pending.size >= MAX_PENDING) {
+      return Promise.reject(new Error(`${MAX_PENDING} writes are waiting for the database (is its disk answering?)`));
+    }
+    const id = (ticket.id = this.nextId++);
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      if (this.pending.size === 1) this.worker.ref();
+      this.worker.postMessage({ id, op, args } satisfies WriterCall);
+    });
+  }
+
+  /** Forgets a call whose caller gave up: its reply, if one comes, is dropped. */
+  abandon(ticket: Ticket): void {
+    if (ticket.id !== undefined) this.settle(ticket.id);
+  }
+
+  async close(): Promise<void> {
+    if (this.gone) return;
+    const exited = new Promise<void>((resolve) => this.worker.once("exit", () => resolve()));
+    this.worker.ref();
+    this.worker.postMessage("close");
+    await exited;
+  }
+
+  private receive(reply: WriterReply): void {
+    const call = this.settle(reply.id);
+    if (!call) return;
+    if (reply.error) call.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
+    else call.resolve(reply.result);
+  }
+
+  private settle(id: number): Pending | undefined {
+    const call = this.pending.get(id);
+    this.pending.delete(id);
+    if (this.pending.size === 0) this.worker.unref();
+    return call;
+  }
+
+  private fail(error: Error): void {
+    this.gone ??= error;
+    for (const [id, call] of this.pending) {
+      this.pending.delete(id);
+      call.reject(error);
+    }
+    this.worker.unref();
+  }
+}
+
+/**
+ * Writes on a writer thread, started with the store and again after it stopped (the next write starts a new
+ * one). A call that gets no answer within `timeoutMs` fails (the request fails open); the write itself still
+ * runs when the thread gets to it.
+ */
+export class ThreadWriter implements SqliteWriter {
+  private thread?: WriterThread;
+  private closed = false;
+
+  constructor(
+    private readonly data: Omit<WriterThreadData, "driver">,
+    private readonly timeoutMs: number,
+  ) {}
+
+  /** Starts the thread and waits until its connection has set the database up; a failure stops it again. */
+  async open(): Promise<void> {
+    const thread = this.started();
+    try {
+      await withDeadline("sqlite", `opening ${this.data.path}`, this.timeoutMs, () => thread.ready);
+    } catch (error) {
+      await this.close();
+      throw error;
+    }
+  }
+
+  async run<K extends Op>(op: K, ...args: Args<K>): Promise<Result<K>> {
+    if (this.closed) throw fault(op, "the store is closed");
+    const thread = this.started();
+    const ticket: Ticket = {};
+    const work = async () => {
+      try {
+        await thread.ready;
+        return (await thread.call(op, args, ticket)) as Result<K>;
+      } catch (error) {
+        throw fault(op, (error as Error).message, error);
+      }
+    };
+    return withDeadline("sqlite", op, this.timeoutMs, work, () => thread.abandon(ticket));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const thread = this.thread;
+    this.thread = undefined;
+    await thread?.close();
+  }
+
+  private started(): WriterThread {
+    if (!this.thread) {
+      const driver = createRequire(import.meta.url).resolve("better-sqlite3");
+      const thread = new WriterThread({ ...this.data, driver }, (ended) => {
+        if (this.thread === ended) this.thread = undefined;
+      });
+      this.thread = thread;
+    }
+    return this.thread;
+  }
+}
