@@ -1,6 +1,9 @@
 import { Cache, cached, DistanceEvaluation, get, managerFactory } from "../../src/index.js";
 import { ValidationError } from "../../src/core/errors.js";
 import { seededRandom } from "../../src/core/random.js";
+import { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import type { ChatResult } from "@langchain/core/outputs";
 import { embeddingAnswerJudge } from "../../src/similarity/answer-equivalence.js";
 import { ErrorBudget, fitSigmoid, wilsonInterval, type ErrorBudgetOptions } from "../../src/similarity/error-budget.js";
 import { ErrorBudgetEvaluation, type ErrorBudgetStats } from "../../src/similarity/error-budget-evaluation.js";
@@ -147,6 +150,28 @@ describe("ErrorBudget (the algorithm)", () => {
   });
 });
 
+/** A chat model standing in for the verifier: answers by `reply` on the two answers its prompt shows, and records the prompt. */
+class FakeAnswerVerifier extends BaseChatModel {
+  constructor(
+    private readonly reply: (fresh: string, cached: string) => string,
+    private readonly asked: string[],
+  ) {
+    super({});
+  }
+
+  _llmType(): string {
+    return "fake-answer-verifier";
+  }
+
+  async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    const last = String(messages.at(-1)?.content ?? "");
+    this.asked.push(last);
+    const [, fresh = "", cached = ""] = /Fresh answer:\n(.*)\n\nCached answer:\n(.*)$/s.exec(last) ?? [];
+    const text = this.reply(fresh.replace(/^answer: /, ""), cached.replace(/^answer: /, ""));
+    return { generations: [{ text, message: new AIMessage(text) }] };
+  }
+}
+
 describe("ErrorBudgetEvaluation through a real Cache", () => {
   const FILLER = new Set(["what", "is", "the", "how", "do", "i", "to", "please", "a", "can", "you", "on"]);
   const gist = (text: string) => [...new Set((text.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => !FILLER.has(w)))].sort().join(" ");
@@ -220,6 +245,23 @@ describe("ErrorBudgetEvaluation through a real Cache", () => {
     expect(await get("please install numpy on linux", { cacheObj: cache })).toBeNull();
     await evaluation.settled();
     expect(evaluation.budget.counts).toMatchObject({ decisions: 1, explored: 0, observations: 0 });
+  });
+
+  test("a verifier chat model judges the answers: it reads both; its 'no' is a wrong outcome, its 'yes' a right one", async () => {
+    const asked: string[] = [];
+    // Stands in for the verifier: the two answers are equivalent when both or neither say "uninstall".
+    const verifier = new FakeAnswerVerifier((fresh, cached) => (fresh.includes("uninstall") === cached.includes("uninstall") ? "Yes." : "No"), asked);
+    const { evaluation, ask } = await open({ verifier });
+    await ask("how do I install numpy on linux");
+    await ask("how do I uninstall numpy on linux");
+    await ask("please install numpy on linux");
+    await ask("how do I install numpy on linux today");
+    await evaluation.settled();
+    expect(evaluation.budget.counts).toMatchObject({ observations: 3, wrong: 1 });
+    // "please install ..." got the stored answer word for word: equivalent without asking the verifier; "... today"
+    // got another wording, which the verifier accepted.
+    expect(asked).toHaveLength(2);
+    expect(asked[0]).toMatch(/Fresh answer:\nanswer: linux numpy uninstall\n\nCached answer:\nanswer: install linux numpy/);
   });
 
   test("the default answer judge embeds the answers (identical texts are always equivalent)", async () => {
