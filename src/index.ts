@@ -82,6 +82,7 @@ export { embeddingAnswerJudge, verifierAnswerJudge, DEFAULT_ANSWER_PROMPT, type 
 export type * from "./similarity/types.js";
 
 // Data managers (the stores themselves: `langchain-semcache/stores`)
+export { systemClock, type Clock } from "./core/clock.js";
 export { DataManager, type DataManagerOptions, type SaveItem } from "./manager/data-manager.js";
 export { MapDataManager, type MapDataManagerOptions } from "./manager/map-manager.js";
 export {

@@ -242,7 +242,7 @@ async function lookupOrSkip(prepared: Prepared, surface: SurfaceBase): Promise<C
 /** A hit the surface answered with: recorded, and reported to the surface. */
 function answeredFromCache(prepared: Prepared, surface: SurfaceBase, hit: CacheHit): void {
   recordHit(prepared, hit);
-  const ageSeconds = Math.max(0, (Date.now() - hit.record.createOn) / 1000);
+  const ageSeconds = Math.max(0, (prepared.cache.dataManager.clock.now() - hit.record.createOn) / 1000);
   surface.onOutcome?.({ status: "HIT", score: hit.score, id: hit.id, ageSeconds });
 }
 
@@ -462,7 +462,7 @@ async function searchAndJudge(
 function admissible(prepared: Prepared, record: CacheRecord): boolean | Promise<boolean> {
   if (record.partition !== prepared.partition) return false;
   const maxAge = prepared.options.maxAgeSeconds;
-  if (maxAge !== undefined && Date.now() - record.createOn > maxAge * 1000) return false;
+  if (maxAge !== undefined && prepared.cache.dataManager.clock.now() - record.createOn > maxAge * 1000) return false;
   const { session } = prepared;
   if (!session) return true;
   return prepared.cache.dataManager
@@ -496,6 +496,7 @@ async function judge(
           search: (vector, topK) => cache.dataManager.search(vector, topK),
           // Lets an evaluation reuse the stored vectors when it embeds with the same function.
           embeddingFunc: context.embeddingFunc.fn ? undefined : cache.embeddingFunc,
+          now: cache.dataManager.clock.now(),
           neighbours,
           lookup: observerOf(prepared),
         }),
@@ -529,7 +530,7 @@ function pick(prepared: Prepared, scored: Array<{ score: number; record: CacheRe
 /** Bookkeeping of a hit: counters, the buffered last-access update, a report row, the session link. */
 function recordHit(prepared: Prepared, hit: CacheHit): void {
   const { cache, session, key } = prepared;
-  const now = Date.now();
+  const now = cache.dataManager.clock.now();
   cache.report.hits++;
   cache.report.savedTokens += Math.ceil(hit.answer.length / 4);
   cache.dataManager.hit(hit.id, now);

@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from "../core/clock.js";
 import { DimensionMismatchError, ValidationError } from "../core/errors.js";
 import type { AnswerType, CacheRecord, NewRecord, QuestionDep, ReportRow } from "../core/types.js";
 import { l2Normalize } from "../core/vector-math.js";
@@ -49,6 +50,8 @@ export interface DataManagerOptions {
    * of other processes' new entries into the index, done before a search (0: before every search). Default 250.
    */
   syncIntervalMs?: number;
+  /** Where time comes from (entries' ages, expiry, the bookkeeping timer). Default: the system clock. */
+  clock?: Clock;
 }
 
 interface PendingTouch {
@@ -85,11 +88,13 @@ export class DataManager {
   readonly maxSize?: number;
   readonly cleanSize: number;
   readonly ttlMs?: number;
+  readonly clock: Clock;
   private readonly touchBatch: number;
   private readonly bookkeepingIntervalMs: number;
   private touches = new Map<number, PendingTouch>();
   private reports: ReportRow[] = [];
-  private bufferTimer?: NodeJS.Timeout;
+  /** Cancels the pending bookkeeping write, when one is scheduled. */
+  private cancelBufferTimer?: () => void;
   private bufferImmediate?: NodeJS.Immediate;
   /** The background write under way, if any. */
   private draining?: Promise<void>;
@@ -118,6 +123,7 @@ export class DataManager {
       throw new ValidationError("ttl must be a positive number of seconds.");
     }
     this.scalar = options.scalar;
+    this.clock = options.clock ?? systemClock;
     this.vector = options.vector;
     this.object = options.object;
     this.eviction = evictionPolicy(options.eviction ?? "LRU");
@@ -160,7 +166,7 @@ export class DataManager {
       await this.scalar.close().catch(() => undefined);
       throw error;
     }
-    if (this.ttlMs !== undefined) await this.expireOld(Date.now());
+    if (this.ttlMs !== undefined) await this.expireOld(this.clock.now());
     await this.catchUpIndex();
   }
 
@@ -202,10 +208,10 @@ export class DataManager {
 
   /** Pulls other replicas' new entries when `syncIntervalMs` has passed (or `now`); one pull at a time. */
   private syncIndex(now = false): Promise<void> {
-    if (!this.followsReplicas || (!now && Date.now() - this.lastSync < this.syncIntervalMs)) return Promise.resolve();
+    if (!this.followsReplicas || (!now && this.clock.now() - this.lastSync < this.syncIntervalMs)) return Promise.resolve();
     this.syncing ??= this.pullNewEntries().finally(() => {
       this.syncing = undefined;
-      this.lastSync = Date.now();
+      this.lastSync = this.clock.now();
     });
     return this.syncing;
   }
@@ -218,7 +224,7 @@ export class DataManager {
    */
   async save(items: readonly SaveItem[]): Promise<number[]> {
     if (items.length === 0) return [];
-    const now = Date.now();
+    const now = this.clock.now();
     const records: NewRecord[] = items.map((item) => ({
       question: item.question,
       answer: item.answer,
@@ -290,7 +296,7 @@ export class DataManager {
     if (expired.length > 0) await this.vector?.delete(expired);
   }
 
-  private isExpired(record: CacheRecord, now = Date.now()): boolean {
+  private isExpired(record: CacheRecord, now = this.clock.now()): boolean {
     return this.ttlMs !== undefined && record.createOn < now - this.ttlMs;
   }
 
@@ -319,7 +325,7 @@ export class DataManager {
   }
 
   /** Records a hit (merged with other hits on the entry, written in a batch later). */
-  hit(id: number, at = Date.now()): void {
+  hit(id: number, at = this.clock.now()): void {
     const pending = this.touches.get(id);
     if (pending) {
       pending.count++;
@@ -350,12 +356,22 @@ export class DataManager {
         this.drainInBackground(full(this.touches.size), full(this.reports.length));
       });
     }
-    if (this.bufferTimer) return;
-    this.bufferTimer = setTimeout(() => {
-      this.bufferTimer = undefined;
+    if (this.cancelBufferTimer) return;
+    this.cancelBufferTimer = this.clock.schedule(() => {
+      this.cancelBufferTimer = undefined;
       this.drainInBackground();
     }, this.bookkeepingIntervalMs);
-    this.bufferTimer.unref();
+  }
+
+  /**
+   * Resolves once the bookkeeping write under way, or started at the end of this turn (a full batch), has
+   * finished: for tests, which then read the store. A write waiting for its timer is not started by this.
+   */
+  async settled(): Promise<void> {
+    while (this.bufferImmediate || this.draining) {
+      if (this.bufferImmediate) await new Promise((resolve) => setImmediate(resolve));
+      await this.draining;
+    }
   }
 
   /** One background write at a time; a failed write drops that step's bookkeeping, as a crash would. */
@@ -403,9 +419,9 @@ export class DataManager {
   }
 
   private cancelBufferWrites(): void {
-    clearTimeout(this.bufferTimer);
+    this.cancelBufferTimer?.();
     clearImmediate(this.bufferImmediate);
-    this.bufferTimer = undefined;
+    this.cancelBufferTimer = undefined;
     this.bufferImmediate = undefined;
   }
 
@@ -468,7 +484,7 @@ export class DataManager {
    */
   async flush(options: { partial?: boolean } = {}): Promise<void> {
     await this.writeBuffers();
-    await this.expireOld(Date.now());
+    await this.expireOld(this.clock.now());
     await this.purgeDeleted();
     await this.scalar.flush();
     // A saved index must hold every entry up to its highest id, which is where it catches up from on start.

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import type { Clock } from "../core/clock.js";
 import { UnknownKindError, ValidationError } from "../core/errors.js";
 import { LocalObjectStore } from "../stores/object/local.js";
 import { S3ObjectStore, type S3ObjectStoreOptions } from "../stores/object/s3.js";
@@ -55,6 +56,8 @@ export interface ManagerFactoryOptions {
   touchBatch?: number;
   /** Milliseconds between writes of buffered hit counts, last-access times and report rows. Default 5000. */
   bookkeepingIntervalMs?: number;
+  /** Where time comes from (entries' ages, expiry, the bookkeeping timer); default the system clock. Tests pass a ManualClock. */
+  clock?: Clock;
   scalarParams?: ScalarParams;
   vectorParams?: VectorParams;
   objectParams?: ObjectParams;
@@ -133,6 +136,7 @@ export function managerFactory(
     syncIntervalMs: options.syncIntervalMs,
     touchBatch: options.touchBatch,
     bookkeepingIntervalMs: options.bookkeepingIntervalMs,
+    clock: options.clock,
   });
 }
 

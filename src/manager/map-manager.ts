@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import type { Clock } from "../core/clock.js";
 import { MemoryScalarStore } from "../stores/scalar/memory.js";
 import { DataManager } from "./data-manager.js";
 import type { EvictionPolicy } from "./eviction/types.js";
@@ -13,6 +14,8 @@ export interface MapDataManagerOptions {
   /** "LRU" (default), "LFU", "FIFO" or a custom policy. */
   eviction?: string | EvictionPolicy;
   ttl?: number;
+  /** Where time comes from (ages, expiry, the bookkeeping timer); default the system clock. */
+  clock?: Clock;
 }
 
 /**
@@ -28,6 +31,7 @@ export class MapDataManager extends DataManager {
       cleanSize: options.cleanSize,
       eviction: options.eviction,
       ttl: options.ttl,
+      clock: options.clock,
     });
   }
 }

@@ -1,3 +1,4 @@
+export * from "./manual-clock.js";
 export * from "./scalar-store-contract.js";
 export * from "./eviction-contract.js";
 export * from "./vector-index-contract.js";

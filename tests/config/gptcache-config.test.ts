@@ -177,7 +177,7 @@ describe("server-store settings in storage_config.scalar_params", () => {
   it.each([
     ["namespace: a", "postgres", "storage_config.scalar_params: namespace does not apply to the postgres store (it takes url,"],
     ["pool_size: 3\ntable_prefix: x_", "redis", "storage_config.scalar_params: pool_size, table_prefix do not apply to the redis store"],
-    ["host: db", "sqlite,hnswlib", "storage_config.scalar_params: host does not apply to the sqlite store (it takes path, sql_url, table_prefix, table_name, table_len_config, max_reports)"],
+    ["host: db", "sqlite,hnswlib", "storage_config.scalar_params: host does not apply to the sqlite store (it takes path, sql_url, table_prefix, table_name, table_len_config, max_reports, timeout_ms)"],
     ["sql_url: redis://h", "redis", "sql_url does not apply to the redis store"],
     ["url: redis://h\nurl_env: X", "redis", "storage_config.scalar_params: set one of url, sql_url and url_env, not url and url_env"],
     ["url_env: SEMCACHE_SURELY_UNSET_VARIABLE", "postgres", "storage_config.scalar_params.url_env names SEMCACHE_SURELY_UNSET_VARIABLE, which is not set"],

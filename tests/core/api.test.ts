@@ -18,6 +18,7 @@ import {
   MapDataManager,
 } from "../../src/index.js";
 import { BagOfWordsEmbedding, tempDir } from "../helpers/fixtures.js";
+import { ManualClock } from "../../src/testing/manual-clock.js";
 
 describe("simple API on a plain cache.init()", () => {
   it("put then get returns the answer; a miss is null", async () => {
@@ -178,10 +179,11 @@ describe("storage through the cache", () => {
 
   it("LRU keeps a touched entry that FIFO drops", async () => {
     for (const eviction of ["LRU", "FIFO"]) {
-      const c = await new Cache().init({ dataManager: new MapDataManager({ maxSize: 3, cleanSize: 1, eviction }) });
+      const clock = new ManualClock();
+      const c = await new Cache().init({ dataManager: new MapDataManager({ maxSize: 3, cleanSize: 1, eviction, clock }) });
       for (const q of ["a", "b", "c"]) {
         await put(q, q, { cacheObj: c });
-        await new Promise((r) => setTimeout(r, 2));
+        clock.advance(2);
       }
       expect(await get("a", { cacheObj: c })).toBe("a"); // touch the oldest
       await put("d", "d", { cacheObj: c });
@@ -201,10 +203,11 @@ describe("storage through the cache", () => {
   });
 
   it("TTL hides expired entries at once and purges them", async () => {
-    const c = await new Cache().init({ dataManager: new MapDataManager({ ttl: 0.05 }) });
+    const clock = new ManualClock();
+    const c = await new Cache().init({ dataManager: new MapDataManager({ ttl: 0.05, clock }) });
     await put("short-lived", "yes", { cacheObj: c });
     expect(await get("short-lived", { cacheObj: c })).toBe("yes");
-    await new Promise((r) => setTimeout(r, 80));
+    clock.advance(80);
     expect(await get("short-lived", { cacheObj: c })).toBeNull();
     await c.flush();
     expect(await c.dataManager.count()).toBe(0);

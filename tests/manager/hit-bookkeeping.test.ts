@@ -2,16 +2,8 @@ import { ValidationError } from "../../src/core/errors.js";
 import type { DataManager } from "../../src/manager/data-manager.js";
 import { managerFactory } from "../../src/manager/factory.js";
 import type { ReportRow } from "../../src/core/types.js";
+import { ManualClock } from "../../src/testing/manual-clock.js";
 import { tempDir } from "../helpers/fixtures.js";
-
-/** Waits (well under the five-second write timer) until `done` holds. */
-async function eventually(done: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 600;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error("not written in time");
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 const row = (id: number): ReportRow => ({
   userQuestion: "q", cacheQuestionId: id, cacheQuestion: "q", cacheAnswer: "a", similarity: 1, cacheDeltaTime: 1, cacheTime: Date.now(),
@@ -45,14 +37,16 @@ describe("DataManager hit bookkeeping (sqlite)", () => {
 
   it("writes a full batch of distinct hits without waiting for the timer", async () => {
     for (const id of ids.slice(0, 4)) manager.hit(id);
-    await eventually(async () => (await manager.scalar.get(ids[3]))?.hitCount === 1);
+    await manager.settled();
+    expect((await manager.scalar.get(ids[3]))?.hitCount).toBe(1);
     expect((await manager.scalar.get(ids[0]))?.hitCount).toBe(1);
   });
 
   it("writes a full batch of report rows and leaves the pending hits merging", async () => {
     manager.hit(ids[0]);
     for (let i = 0; i < 4; i++) manager.report(row(ids[0]));
-    await eventually(async () => (await manager.scalar.countReports()) === 4);
+    await manager.settled();
+    expect(await manager.scalar.countReports()).toBe(4);
     expect((await manager.scalar.get(ids[0]))?.hitCount).toBe(0);
     manager.hit(ids[0]);
     await manager.flush();
@@ -60,14 +54,19 @@ describe("DataManager hit bookkeeping (sqlite)", () => {
   });
 
   it("writes a lone hit and report row on its interval timer, not before", async () => {
-    const quick = managerFactory("sqlite", { dataDir: dir.path, bookkeepingIntervalMs: 150 });
+    const clock = new ManualClock();
+    const quick = managerFactory("sqlite", { dataDir: dir.path, bookkeepingIntervalMs: 150, clock });
     await quick.init();
     try {
       quick.hit(ids[1]);
       quick.report(row(ids[1]));
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      clock.advance(149);
+      await quick.settled();
       expect((await quick.scalar.get(ids[1]))?.hitCount).toBe(0);
-      await eventually(async () => (await quick.scalar.get(ids[1]))?.hitCount === 1 && (await quick.scalar.countReports()) === 1);
+      clock.advance(1);
+      await quick.settled();
+      expect((await quick.scalar.get(ids[1]))?.hitCount).toBe(1);
+      expect(await quick.scalar.countReports()).toBe(1);
     } finally {
       await quick.close();
     }

@@ -12,6 +12,7 @@ import { PostgresScalarStore } from "../../src/stores/scalar/postgres.js";
 import { RedisScalarStore } from "../../src/stores/scalar/redis.js";
 import { SqliteScalarStore } from "../../src/stores/scalar/sqlite.js";
 import type { ScalarStore } from "../../src/stores/scalar/types.js";
+import { ManualClock } from "../../src/testing/manual-clock.js";
 import { tempDir } from "../helpers/fixtures.js";
 import { testUrl, uniquePrefix, type DroppableStore } from "../helpers/server-stores.js";
 
@@ -117,10 +118,11 @@ describe.each(KINDS)("object deps over the $name scalar store", (kind) => {
   });
 
   it("deletes the files of expired entries", async () => {
-    manager = new DataManager({ scalar, object: objects, ttl: 0.05 });
+    const clock = new ManualClock();
+    manager = new DataManager({ scalar, object: objects, ttl: 0.05, clock });
     await manager.init();
     const old = await saveWithFiles("old", 1);
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    clock.advance(80);
     const fresh = await saveWithFiles("fresh", 1);
     await manager.flush();
     expect([...objects.files.keys()]).toEqual(fresh);

@@ -8,6 +8,7 @@ import { Config } from "../../src/core/config.js";
 import { ValidationError } from "../../src/core/errors.js";
 import type { DataManager } from "../../src/manager/data-manager.js";
 import { managerFactory, type ScalarParams } from "../../src/manager/factory.js";
+import { ManualClock } from "../../src/testing/manual-clock.js";
 import { tempDir } from "../helpers/fixtures.js";
 import { testUrl, uniquePrefix, type DroppableStore } from "../helpers/server-stores.js";
 
@@ -28,8 +29,6 @@ const KINDS: Kind[] = [
   ...server("redis", testUrl("redis"), "namespace"),
 ];
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 describe.each(KINDS)("the data manager's ttl over the $name store", (kind) => {
   const dir = tempDir("semcache-ttl-");
   let manager: DataManager;
@@ -41,11 +40,14 @@ describe.each(KINDS)("the data manager's ttl over the $name store", (kind) => {
   });
 
   it("serves no entry older than the ttl, exact or semantic, and expires it in the store", async () => {
-    manager = managerFactory(`${kind.name},flat`, { dataDir: dir.path, ttl: 0.3, scalarParams: kind.params(), vectorParams: { dimension: 3 } });
+    const clock = new ManualClock();
+    manager = managerFactory(`${kind.name},flat`, { dataDir: dir.path, ttl: 0.3, clock, scalarParams: kind.params(), vectorParams: { dimension: 3 } });
     await manager.init();
+    // Redis also drops a hash by its own clock (at twice the ttl): start the manual clock at the real time.
+    clock.advance(Date.now() - clock.now());
     const [old] = await manager.save([{ question: "old", keyHash: "old", partition: "p", answer: "A", embedding: [1, 0, 0] }]);
     expect((await manager.findExact("old"))?.answer).toBe("A");
-    await sleep(400);
+    clock.advance(400);
     const [fresh] = await manager.save([{ question: "fresh", keyHash: "fresh", partition: "p", answer: "B", embedding: [0, 1, 0] }]);
     expect(await manager.findExact("old")).toBeNull();
     expect(await manager.getScalarData(old)).toBeNull();

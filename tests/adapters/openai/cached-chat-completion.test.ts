@@ -5,6 +5,8 @@
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParams } from "openai/resources/chat/completions";
 import { ValidationError } from "../../../src/index.js";
 import { cachedChatCompletion, type Marked, type UpstreamSettings } from "../../../src/adapters/openai/index.js";
+import { MapDataManager } from "../../../src/manager/map-manager.js";
+import { ManualClock } from "../../../src/testing/manual-clock.js";
 import { ask, closeAll, collect, setup, type Harness } from "./harness.js";
 
 afterEach(closeAll);
@@ -21,7 +23,6 @@ function viaClient(h: Harness) {
   return { sent, upstream };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("cachedChatCompletion", () => {
   it("reports MISS, then HIT with the score, the entry id and its age; SKIP when the lookup is skipped", async () => {
@@ -100,18 +101,20 @@ describe("cachedChatCompletion", () => {
   });
 
   it("maxAgeSeconds: an entry older than that is not a hit (the fresh answer is stored); a younger one is", async () => {
-    const h = await setup();
+    const clock = new ManualClock();
+    const h = await setup({ cache: { dataManager: new MapDataManager({ clock }) } });
     const { upstream } = viaClient(h);
     const body = { model: "m", messages: ask("fresh enough?") };
     await cachedChatCompletion(h.cache, body, { upstream });
-    await sleep(30);
+    clock.advance(30);
     const stale = await cachedChatCompletion(h.cache, body, { upstream, cacheOptions: { maxAgeSeconds: 0.01 } });
     expect(stale.outcome.status).toBe("MISS");
     expect(h.server.modelCalls()).toBe(2);
     expect(await h.cache.dataManager.count()).toBe(2);
     const young = await cachedChatCompletion(h.cache, body, { upstream, cacheOptions: { maxAgeSeconds: 3600 } });
     expect(young.outcome.status).toBe("HIT");
-    expect(young.outcome.ageSeconds).toBeLessThan(3600);
+    expect(young.outcome.ageSeconds).toBe(0);
+    clock.advance(1);
     const streamed = await cachedChatCompletion(h.cache, { ...body, stream: true }, { upstream, cacheOptions: { maxAgeSeconds: 0 } });
     expect(streamed.outcome.status).toBe("MISS");
     await collect(streamed.result as AsyncIterable<ChatCompletionChunk>);
