@@ -223,7 +223,10 @@ const HNSW = [...FILE, "m", "ef_construction", "ef", "initial_capacity", "max_el
 const DATABASE = [...IN_PROCESS, "url", "collection", "collection_name"];
 const SERVER = [...DATABASE, "host", "port"];
 
-/** The vector_params keys each kind takes (GPTCache's names included: index_path, max_elements, collection_name, host, port, ...). */
+/**
+ * The vector_params keys each kind takes (GPTCache's names included: index_path, max_elements, collection_name, host,
+ * port, ...); every database kind takes timeout_ms, the deadline of each of its calls.
+ */
 const VECTOR_KEYS: Readonly<Record<string, readonly string[]>> = {
   hnswlib: HNSW,
   "langchain-hnswlib": [...FILE, "ef"],
@@ -231,16 +234,16 @@ const VECTOR_KEYS: Readonly<Record<string, readonly string[]>> = {
   flat: IN_PROCESS,
   memory: IN_PROCESS,
   usearch: IN_PROCESS,
-  milvus: [...SERVER, "secure", "user", "username", "password", "token", "api_key", "local_mode", "m", "ef_construction", "ef"],
-  qdrant: [...SERVER, "https", "api_key", "m", "ef_construction"],
-  chroma: [...SERVER, "api_key", "tenant", "database", "m", "ef_construction", "ef_search"],
-  weaviate: [...SERVER, "grpc_url", "api_key", "class_name", "m", "ef_construction", "ef"],
-  redis: [...SERVER, "user", "username", "password", "namespace", "key_prefix", "m", "ef_construction", "ef_runtime"],
+  milvus: [...SERVER, "secure", "user", "username", "password", "token", "api_key", "local_mode", "m", "ef_construction", "ef", "timeout_ms"],
+  qdrant: [...SERVER, "https", "api_key", "m", "ef_construction", "timeout_ms"],
+  chroma: [...SERVER, "api_key", "tenant", "database", "m", "ef_construction", "ef_search", "timeout_ms"],
+  weaviate: [...SERVER, "grpc_url", "api_key", "class_name", "m", "ef_construction", "ef", "timeout_ms"],
+  redis: [...SERVER, "user", "username", "password", "namespace", "key_prefix", "m", "ef_construction", "ef_runtime", "timeout_ms"],
   pgvector: [...DATABASE, "embedded", "path", "m", "ef_construction", "ef_search", "pool_size", "timeout_ms"],
-  lancedb: [...IN_PROCESS, "uri", "persist_directory", "path", "collection", "table_name", "optimize_every", "read_consistency_interval", "index_after", "ef"],
-  elasticsearch: [...DATABASE, "api_key", "m", "ef_construction", "candidates"],
-  opensearch: [...DATABASE, "m", "ef_construction", "shards", "replicas"],
-  "mongodb-atlas": [...DATABASE, "database", "index_name", "ready_timeout_ms", "connect_timeout_ms"],
+  lancedb: [...IN_PROCESS, "uri", "persist_directory", "path", "collection", "table_name", "optimize_every", "read_consistency_interval", "index_after", "ef", "timeout_ms"],
+  elasticsearch: [...DATABASE, "api_key", "m", "ef_construction", "candidates", "timeout_ms"],
+  opensearch: [...DATABASE, "m", "ef_construction", "shards", "replicas", "timeout_ms"],
+  "mongodb-atlas": [...DATABASE, "database", "index_name", "ready_timeout_ms", "connect_timeout_ms", "timeout_ms"],
 };
 
 const POSITIVE = new Set(["dimension", "top_k", "m", "ef_construction", "ef", "initial_capacity", "max_elements", "ef_search", "ef_runtime", "pool_size", "timeout_ms", "optimize_every", "index_after", "candidates", "shards", "ready_timeout_ms", "connect_timeout_ms"]);

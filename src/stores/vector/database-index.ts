@@ -1,9 +1,12 @@
 import { DimensionMismatchError, SemcacheError, StoreError, ValidationError } from "../../core/errors.js";
-import { messageOf } from "../connection.js";
+import { messageOf, resolveTimeoutMs, withDeadline } from "../connection.js";
 import { uuidFromId } from "./langchain-bridge.js";
 import { toCosineDistance, type ScoreKind } from "./score-mapping.js";
 import type { LangChainDocument, LangChainVectorStoreLike } from "./store-profiles.js";
 import type { VectorHit, VectorIndex, VectorIndexCapabilities } from "./types.js";
+
+/** The calls DatabaseVectorIndex makes to a database, each under its deadline (timeoutMs). */
+export type DatabaseStep = "open" | "dimension" | "store" | "add" | "search" | "delete" | "count" | "clear" | "flush" | "close";
 
 /**
  * One vector database behind DatabaseVectorIndex: how to reach it, create its index and ask what LangChain's
@@ -35,7 +38,23 @@ export interface VectorDatabase {
   addOptions?(documentIds: string[]): Record<string, unknown>;
   /** Deletes documents by id where the store class cannot (OpenSearch); default `store.delete({ ids })`. */
   delete?(documentIds: string[]): Promise<void>;
+  /**
+   * Steps that wait by design on the database's own background work, and how much longer than timeoutMs they may
+   * take (Infinity: no deadline), e.g. Atlas's store() waiting for a new search index to become queryable.
+   */
+  readonly slowStepsMs?: Partial<Record<DatabaseStep, number>>;
+  /**
+   * Drops the connections of a call that ran past its deadline, so no silent one is reused: the next call connects
+   * afresh (the index then asks store() again, as the old store holds the dropped client). Only where the driver can.
+   */
+  reset?(): void;
 }
+
+/**
+ * Vectors per call when adding or deleting many (an import): each call has its own deadline, which a batch of
+ * thousands could outlast on a healthy database (2,000 64-d vectors take ~6 s on PGlite over the wire).
+ */
+const BATCH_SIZE = 500;
 
 /** Metadata key of the record id (a decimal string: Milvus keeps numbers as float32, LanceDB infers columns). */
 export const RECORD_ID_KEY = "semcacheId";
@@ -52,23 +71,27 @@ export function recordIdOf(document: LangChainDocument): number | undefined {
  * VectorStore class. Unlike the in-process bridge (LangChainVectorIndex), the database is the source of truth and
  * several replicas share it: nothing about its contents is kept in this process (no live list, no snapshot),
  * deletes go to the database by document id, and the data manager never rebuilds it from one replica's rows.
- * Scores are converted to cosine distance; a fault becomes a StoreError naming the store and where it is.
+ * Scores are converted to cosine distance; a fault becomes a StoreError naming the store and where it is. Every call
+ * to the database has a deadline, `timeoutMs` (default DEFAULT_STORE_TIMEOUT_MS): past it the caller gets a
+ * StoreError (the cache fails open) and the database drops the connection the call waits on (`reset`).
  */
 export class DatabaseVectorIndex implements VectorIndex {
   readonly capabilities: VectorIndexCapabilities = Object.freeze({ persistent: true, shared: true });
   private readonly database: VectorDatabase;
+  private readonly timeoutMs: number;
   private dim: number;
   private current?: Promise<LangChainVectorStoreLike>;
   private opening?: Promise<void>;
   private opened = false;
   private closed = false;
 
-  constructor(database: VectorDatabase, dimension = 0) {
+  constructor(database: VectorDatabase, dimension = 0, options: { timeoutMs?: number } = {}) {
     if (!Number.isInteger(dimension) || dimension < 0) {
       throw new ValidationError(`The "${database.kind}" vector store: dimension must be an integer >= 0, got ${dimension}`);
     }
     this.database = database;
     this.dim = dimension;
+    this.timeoutMs = resolveTimeoutMs(database.kind, options.timeoutMs);
   }
 
   get kind(): string {
@@ -96,14 +119,14 @@ export class DatabaseVectorIndex implements VectorIndex {
     this.opening ??= this.open().catch(async (error: unknown) => {
       this.opening = undefined;
       this.current = undefined;
-      await this.database.close().catch(() => undefined);
+      await this.call("close", "close failed", () => this.database.close()).catch(() => undefined);
       throw error;
     });
     return this.opening;
   }
 
   private async open(): Promise<void> {
-    await this.call("cannot connect", () => this.database.open());
+    await this.call("open", "cannot connect", () => this.database.open());
     await this.adopt(this.dim);
     if (this.dim > 0) await this.storeFor(this.dim);
     this.opened = true;
@@ -114,7 +137,7 @@ export class DatabaseVectorIndex implements VectorIndex {
    * against the one wanted (0: any). Until some replica creates the index, the dimension stays 0.
    */
   private async adopt(wanted: number): Promise<void> {
-    const existing = await this.call("cannot read the index", () => this.database.dimension());
+    const existing = await this.call("dimension", "cannot read the index", () => this.database.dimension());
     if (existing > 0 && wanted > 0 && existing !== wanted) {
       throw new DimensionMismatchError(existing, wanted, `${this.kind} index at ${this.location}`);
     }
@@ -123,11 +146,15 @@ export class DatabaseVectorIndex implements VectorIndex {
 
   /** The store over the index, created once (again after clear, or after a failed attempt). */
   private storeFor(dimension: number): Promise<LangChainVectorStoreLike> {
-    this.current ??= this.call("cannot create the index", () => this.database.store(dimension)).catch((error: unknown) => {
-      this.current = undefined;
-      throw error;
-    });
-    return this.current;
+    if (this.current) return this.current;
+    const made: Promise<LangChainVectorStoreLike> = this.call("store", "cannot create the index", () => this.database.store(dimension)).catch(
+      (error: unknown) => {
+        // A reset may have started a newer one meanwhile.
+        if (this.current === made) this.current = undefined;
+        throw error;
+      },
+    );
+    return (this.current = made);
   }
 
   async add(items: ReadonlyArray<{ id: number; vector: Float32Array }>): Promise<void> {
@@ -139,20 +166,27 @@ export class DatabaseVectorIndex implements VectorIndex {
       if (!Number.isSafeInteger(id) || id < 0) throw new ValidationError(`${this.kind}: ids must be non-negative integers, got ${id}`);
       if (vector.length !== dimension) throw new DimensionMismatchError(dimension, vector.length, `${this.kind} index at ${this.location}`);
     }
-    const store = await this.storeFor(dimension);
+    await this.storeFor(dimension);
     this.dim = dimension;
     // Last one wins when a batch holds an id twice.
-    const batch = new Map(items.map((item) => [item.id, item.vector]));
-    const documentIds = [...batch.keys()].map(uuidFromId);
-    if (!this.database.upserts) await this.remove(store, documentIds);
-    const vectors = [...batch.values()].map((vector) => Array.from(vector));
-    const documents: LangChainDocument[] = [...batch.keys()].map((id, i) => ({
+    const batch = [...new Map(items.map((item) => [item.id, item.vector]))];
+    for (let start = 0; start < batch.length; start += BATCH_SIZE) await this.write(batch.slice(start, start + BATCH_SIZE));
+  }
+
+  /** Writes up to BATCH_SIZE vectors, each call to the database under its own deadline. */
+  private async write(batch: ReadonlyArray<[id: number, vector: Float32Array]>): Promise<void> {
+    const documentIds = batch.map(([id]) => uuidFromId(id));
+    if (!this.database.upserts) await this.remove(documentIds);
+    const vectors = batch.map(([, vector]) => Array.from(vector));
+    const documents: LangChainDocument[] = batch.map(([id], i) => ({
       pageContent: "",
       metadata: { [RECORD_ID_KEY]: String(id) },
       id: documentIds[i],
     }));
     const options = this.database.addOptions?.(documentIds) ?? { ids: documentIds };
-    await this.call("add failed", () => store.addVectors(vectors, documents, options));
+    // Asked again: a reset during the delete drops the store (it holds the dropped client).
+    const store = await this.storeFor(this.dim);
+    await this.call("add", "add failed", () => store.addVectors(vectors, documents, options));
   }
 
   async search(vector: Float32Array, topK: number): Promise<VectorHit[]> {
@@ -165,7 +199,7 @@ export class DatabaseVectorIndex implements VectorIndex {
     if (this.dim === 0) await this.adopt(vector.length);
     if (this.dim === 0) return [];
     const store = await this.storeFor(this.dim);
-    const results = await this.call("search failed", () => store.similaritySearchVectorWithScore(Array.from(vector), want));
+    const results = await this.call("search", "search failed", () => store.similaritySearchVectorWithScore(Array.from(vector), want));
     const hits: VectorHit[] = [];
     const seen = new Set<number>();
     for (const [document, score] of results) {
@@ -183,12 +217,13 @@ export class DatabaseVectorIndex implements VectorIndex {
     if (valid.length === 0) return;
     if (this.dim === 0) await this.adopt(0);
     if (this.dim === 0) return;
-    await this.remove(await this.storeFor(this.dim), valid.map(uuidFromId));
+    for (let start = 0; start < valid.length; start += BATCH_SIZE) await this.remove(valid.slice(start, start + BATCH_SIZE).map(uuidFromId));
   }
 
-  private async remove(store: LangChainVectorStoreLike, documentIds: string[]): Promise<void> {
+  private async remove(documentIds: string[]): Promise<void> {
     const database = this.database;
-    await this.call("delete failed", () => {
+    const store = await this.storeFor(this.dim);
+    await this.call("delete", "delete failed", () => {
       if (database.delete) return database.delete(documentIds);
       if (typeof store.delete !== "function") throw new StoreError(this.kind, "the store has no delete method");
       return store.delete({ ids: documentIds });
@@ -197,13 +232,13 @@ export class DatabaseVectorIndex implements VectorIndex {
 
   async count(): Promise<number> {
     this.ready();
-    return this.call("count failed", () => this.database.count());
+    return this.call("count", "count failed", () => this.database.count());
   }
 
   /** Removes every vector of this index (every replica sees it empty). */
   async clear(): Promise<void> {
     this.ready();
-    await this.call("clear failed", () => this.database.clear());
+    await this.call("clear", "clear failed", () => this.database.clear());
     this.current = undefined;
     if (this.dim > 0) await this.storeFor(this.dim);
   }
@@ -212,7 +247,7 @@ export class DatabaseVectorIndex implements VectorIndex {
   async flush(): Promise<void> {
     this.ready();
     const database = this.database;
-    if (database.flush) await this.call("flush failed", () => database.flush!());
+    if (database.flush) await this.call("flush", "flush failed", () => database.flush!());
   }
 
   async close(): Promise<void> {
@@ -220,16 +255,27 @@ export class DatabaseVectorIndex implements VectorIndex {
     this.closed = true;
     const opening = this.opening;
     if (opening) await opening.catch(() => undefined);
-    if (this.opened) await this.database.close();
+    if (this.opened) await this.call("close", "close failed", () => this.database.close());
   }
 
-  private async call<T>(what: string, task: () => Promise<T>): Promise<T> {
+  /** `task` within its deadline; a driver fault becomes a StoreError naming the database. */
+  private async call<T>(step: DatabaseStep, what: string, task: () => Promise<T>): Promise<T> {
+    const limitMs = this.timeoutMs + (this.database.slowStepsMs?.[step] ?? 0);
     try {
-      return await task();
+      if (!Number.isFinite(limitMs)) return await task();
+      // Wrapped in async: a task that throws at once still settles, and clears the timer.
+      return await withDeadline(this.kind, `${what} (${this.location})`, limitMs, async () => task(), () => this.expired());
     } catch (error) {
       if (SemcacheError.isInstance(error)) throw error;
       throw new StoreError(this.kind, `${what} (${this.location}): ${messageOf(error)}`, { cause: error });
     }
+  }
+
+  /** A call got no answer in time: the database drops its connections, and the store holding them is made again. */
+  private expired(): void {
+    if (!this.database.reset) return;
+    this.database.reset();
+    this.current = undefined;
   }
 
   private ready(): void {

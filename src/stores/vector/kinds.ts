@@ -54,6 +54,8 @@ export interface VectorIndexParams extends HnswIndexOptions {
   url?: string;
   /** Database kinds: the table, collection, index or class name. */
   collection?: string;
+  /** Database kinds: the most one call to the database may take before it fails (the cache fails open), ms; default 5000. */
+  timeoutMs?: number;
   [option: string]: unknown;
 }
 
@@ -123,7 +125,7 @@ function faiss(params: VectorIndexParams): VectorIndex {
 
 /** A database kind: the driver reads and checks its options now, loads its packages in init(). */
 function database(driver: (params: VectorIndexParams) => VectorDatabase): (params: VectorIndexParams) => VectorIndex {
-  return (params) => new DatabaseVectorIndex(driver(params), params.dimension);
+  return (params) => new DatabaseVectorIndex(driver(params), params.dimension, { timeoutMs: params.timeoutMs });
 }
 
 const FACTORIES: Record<VectorKind, (params: VectorIndexParams) => VectorIndex> = {

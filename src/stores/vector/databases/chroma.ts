@@ -69,6 +69,8 @@ export function chromaDatabase(params: DatabaseParams): VectorDatabase {
           tenant,
           database: databaseName,
           headers: apiKey === undefined ? undefined : { "x-chroma-token": apiKey },
+          // No per-request timeout here: fetchOptions takes one signal shared by every request, which would abort
+          // them all once. A request the index gave up on ends with undici's own timeouts (300 s).
         }),
       );
       await chroma.heartbeat();

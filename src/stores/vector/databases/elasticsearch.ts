@@ -36,6 +36,7 @@ export function elasticsearchDatabase(params: DatabaseParams): VectorDatabase {
   const m = options.integer("m", 16, 2);
   const efConstruction = options.integer("efConstruction", 100, 4);
   const candidates = options.integer("candidates", 200);
+  const timeoutMs = options.timeoutMs();
 
   const client = new Held<Client>();
 
@@ -47,7 +48,7 @@ export function elasticsearchDatabase(params: DatabaseParams): VectorDatabase {
 
     async open() {
       const { Client: ElasticClient } = await importOptional<{ Client: typeof Client }>("@elastic/elasticsearch", FEATURE);
-      await client.set(new ElasticClient({ node: url, auth: apiKey === undefined ? undefined : { apiKey } })).info();
+      await client.set(new ElasticClient({ node: url, auth: apiKey === undefined ? undefined : { apiKey }, requestTimeout: timeoutMs })).info();
     },
 
     async dimension() {

@@ -150,6 +150,8 @@ export function lancedbDatabase(params: DatabaseParams): VectorDatabase {
     location: `${redactUrl(uri)}, table ${tableName}`,
     score: "cosine-distance",
     upserts: true,
+    // Both wait for an HNSW build, minutes on a large table, that runs in this process: no server to fall silent.
+    slowStepsMs: { flush: Infinity, close: Infinity },
 
     async open() {
       lancedb = await importOptional<LanceModule>("@lancedb/lancedb", FEATURE);

@@ -44,7 +44,8 @@ export function milvusDatabase(params: DatabaseParams): VectorDatabase {
   const m = options.integer("m", 16, 2);
   const efConstruction = options.integer("efConstruction", 200, 4);
   const ef = options.integer("ef", 128);
-  const clientConfig = { address: url, token, username, password };
+  // timeout: each gRPC call's deadline (ms).
+  const clientConfig = { address: url, token, username, password, timeout: options.timeoutMs() };
 
   let milvus: MilvusModule | undefined;
   const client = new Held<MilvusClient>();

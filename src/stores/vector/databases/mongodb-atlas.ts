@@ -44,6 +44,7 @@ export function mongodbAtlasDatabase(params: DatabaseParams): VectorDatabase {
   const indexName = options.name("indexName", "semcache_vector_index", /^[A-Za-z0-9_-]{1,64}$/);
   const readyTimeoutMs = options.integer("readyTimeoutMs", 120_000);
   const connectTimeoutMs = options.integer("connectTimeoutMs", 10_000);
+  const timeoutMs = options.timeoutMs();
 
   const client = new Held<MongoClient>();
 
@@ -69,10 +70,13 @@ export function mongodbAtlasDatabase(params: DatabaseParams): VectorDatabase {
     location: `${redactUrl(url)}, ${databaseName}.${name}, index ${indexName}`,
     score: "cosine-similarity-scaled",
     upserts: true,
+    // A new search index is polled (each request bounded) until queryable.
+    slowStepsMs: { store: readyTimeoutMs },
 
     async open() {
       const { MongoClient: Client } = await importOptional<{ MongoClient: typeof MongoClient }>("mongodb", FEATURE);
-      await client.set(new Client(url, { serverSelectionTimeoutMS: connectTimeoutMs })).connect();
+      // The driver closes a connection whose operation ran past socketTimeoutMS: a silent one is not reused.
+      await client.set(new Client(url, { serverSelectionTimeoutMS: connectTimeoutMs, socketTimeoutMS: timeoutMs, waitQueueTimeoutMS: timeoutMs })).connect();
     },
 
     async dimension() {

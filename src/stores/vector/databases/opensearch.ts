@@ -41,6 +41,7 @@ export function opensearchDatabase(params: DatabaseParams): VectorDatabase {
   const efConstruction = options.integer("efConstruction", 128, 4);
   const shards = options.integer("shards", 1);
   const replicas = options.integer("replicas", 0, 0);
+  const timeoutMs = options.timeoutMs();
 
   const client = new Held<Client>();
 
@@ -56,7 +57,7 @@ export function opensearchDatabase(params: DatabaseParams): VectorDatabase {
 
     async open() {
       const { Client: OpenSearchClient } = await importOptional<{ Client: typeof Client }>("@opensearch-project/opensearch", FEATURE);
-      await client.set(new OpenSearchClient({ node: url })).info();
+      await client.set(new OpenSearchClient({ node: url, requestTimeout: timeoutMs })).info();
     },
 
     async dimension() {

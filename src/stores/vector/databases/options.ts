@@ -3,7 +3,7 @@
  * before they reach a query, and URLs shown without their secrets.
  */
 import { ValidationError } from "../../../core/errors.js";
-import { redactUrl } from "../../connection.js";
+import { redactUrl, resolveTimeoutMs } from "../../connection.js";
 
 export { redactUrl };
 
@@ -42,6 +42,11 @@ export class DatabaseOptions {
     if (value === undefined) return fallback;
     if (typeof value !== "boolean") this.fail(name, "true or false", value);
     return value;
+  }
+
+  /** The index's deadline per call (DatabaseVectorIndex applies it), for the client's own timeout too. */
+  timeoutMs(): number {
+    return resolveTimeoutMs(this.kind, this.params.timeoutMs);
   }
 
   /** A user's own client object (checked by a method it must have), or undefined. */

@@ -2,7 +2,6 @@ import type { PGlite } from "@electric-sql/pglite";
 import type { Pool } from "pg";
 import { ValidationError } from "../../../core/errors.js";
 import { importOptional } from "../../../core/optional-import.js";
-import { DEFAULT_STORE_TIMEOUT_MS } from "../../connection.js";
 import type { VectorDatabase } from "../database-index.js";
 import type { LangChainVectorStoreLike } from "../store-profiles.js";
 import { vectorsOnlyEmbeddings } from "../vectors-only-embeddings.js";
@@ -46,8 +45,8 @@ function sourceOf(options: DatabaseOptions): Source {
  * vectorParams: `client` (your pg Pool or Client, or a PGlite instance with the vector extension), or `url`, or
  * `embedded: true` (PGlite in `path`), else SEMCACHE_PGVECTOR_URL, else SEMCACHE_POSTGRES_URL;
  * `collection` (table, default semcache_vectors), `m` (16), `efConstruction` (64), `efSearch` (100; set on each
- * connection of the pool built from `url`, once on a client you pass), `poolSize` (10), `timeoutMs` (5000: a statement
- * of the pool built from `url` without an answer by then fails, and its connection is dropped).
+ * connection of the pool built from `url`, once on a client you pass), `poolSize` (10), `timeoutMs` (5000: the
+ * index's deadline per call, and pg's connect, query and statement timeouts of the pool built from `url`).
  */
 export function pgvectorDatabase(params: DatabaseParams): VectorDatabase {
   const options = new DatabaseOptions(KIND, params);
@@ -56,25 +55,53 @@ export function pgvectorDatabase(params: DatabaseParams): VectorDatabase {
   const efConstruction = options.integer("efConstruction", 64, 4);
   const efSearch = options.integer("efSearch", 100);
   const poolSize = options.integer("poolSize", 10);
-  const timeoutMs = options.integer("timeoutMs", DEFAULT_STORE_TIMEOUT_MS);
+  const timeoutMs = options.timeoutMs();
   const source = sourceOf(options);
   const where =
     "url" in source ? redactUrl(source.url) : "client" in source ? "the client you passed" : `PGlite in ${source.embedded ?? "memory"}`;
 
   const sql = new Held<SqlClient>();
   let dispose: (() => Promise<void>) | undefined;
+  let dropPool: (() => void) | undefined;
+
+  /**
+   * Our pool over `url`, behind a client that stays the same for PGVectorStore: drop() ends the pool (its idle
+   * connections may be as silent as the one that timed out) and the next query makes a new one.
+   */
+  function urlPool(PoolClass: typeof Pool, url: string): { client: SqlClient; drop(): void; end(): Promise<void> } {
+    let pool: Pool | undefined;
+    const current = (): Pool => {
+      if (pool) return pool;
+      // A statement or a connect without an answer in timeoutMs fails, and pg drops that connection instead of
+      // pooling it again; statement_timeout makes the server give up on it too.
+      pool = new PoolClass({
+        connectionString: url,
+        max: poolSize,
+        connectionTimeoutMillis: timeoutMs,
+        query_timeout: timeoutMs,
+        statement_timeout: timeoutMs,
+      });
+      // An idle connection dropped by the server must not crash the process: the next query reconnects.
+      pool.on("error", () => undefined);
+      pool.on("connect", (connection) => void connection.query(`SET hnsw.ef_search = ${efSearch}`).catch(() => undefined));
+      return pool;
+    };
+    const end = async (): Promise<void> => {
+      const ended = pool;
+      pool = undefined;
+      await ended?.end();
+    };
+    return { client: { query: (text, values) => current().query(text, values) }, drop: () => void end().catch(() => undefined), end };
+  }
 
   async function connect(): Promise<SqlClient> {
     if ("client" in source) return source.client;
     if ("url" in source) {
       const pg = await importOptional<{ default: { Pool: typeof Pool } }>("pg", FEATURE);
-      // A statement without an answer in timeoutMs fails, and pg drops its connection instead of pooling it again.
-      const pool = new pg.default.Pool({ connectionString: source.url, max: poolSize, connectionTimeoutMillis: 10_000, query_timeout: timeoutMs });
-      // An idle connection dropped by the server must not crash the process: the next query reconnects.
-      pool.on("error", () => undefined);
-      pool.on("connect", (connection) => void connection.query(`SET hnsw.ef_search = ${efSearch}`).catch(() => undefined));
-      dispose = () => pool.end();
-      return pool as unknown as SqlClient;
+      const pool = urlPool(pg.default.Pool, source.url);
+      dropPool = pool.drop;
+      dispose = pool.end;
+      return pool.client;
     }
     const { PGlite: PGliteClass } = await importOptional<{ PGlite: typeof PGlite }>("@electric-sql/pglite", FEATURE);
     const { vector } = await importOptional<{ vector: unknown }>("@electric-sql/pglite-pgvector", FEATURE);
@@ -88,6 +115,8 @@ export function pgvectorDatabase(params: DatabaseParams): VectorDatabase {
     location: `${where}, table ${table}`,
     score: "cosine-distance",
     upserts: false,
+    // PGlite in this process: creating or loading its data folder takes seconds here, and no server can fall silent.
+    slowStepsMs: "embedded" in source ? { open: Infinity, close: Infinity } : undefined,
 
     async open() {
       const db = sql.set(await connect());
@@ -135,10 +164,16 @@ export function pgvectorDatabase(params: DatabaseParams): VectorDatabase {
         });
     },
 
+    /** Our pool only: a client you pass, or PGlite in process, is left as it is. */
+    reset() {
+      dropPool?.();
+    },
+
     async close() {
       const end = dispose;
       sql.take();
       dispose = undefined;
+      dropPool = undefined;
       await end?.();
     },
   };

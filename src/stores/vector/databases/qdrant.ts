@@ -41,7 +41,8 @@ export function qdrantDatabase(params: DatabaseParams): VectorDatabase {
 
     async open() {
       const { QdrantClient: Client } = await importOptional<{ QdrantClient: typeof QdrantClient }>("@qdrant/js-client-rest", FEATURE);
-      await client.set(new Client({ url, apiKey, checkCompatibility: false })).getCollections();
+      // timeout (ms): each request is aborted then too, so an abandoned one frees its connection.
+      await client.set(new Client({ url, apiKey, checkCompatibility: false, timeout: options.timeoutMs() })).getCollections();
     },
 
     async dimension() {

@@ -4,7 +4,7 @@ import { importOptional } from "../../../core/optional-import.js";
 import type { VectorDatabase } from "../database-index.js";
 import type { LangChainVectorStoreLike } from "../store-profiles.js";
 import { vectorsOnlyEmbeddings } from "../vectors-only-embeddings.js";
-import { DatabaseOptions, Held, redactUrl, type DatabaseParams } from "./options.js";
+import { DatabaseOptions, redactUrl, type DatabaseParams } from "./options.js";
 
 const KIND = "redis";
 const FEATURE = 'The "redis" vector store';
@@ -20,6 +20,11 @@ interface RedisClient {
 }
 interface RedisModule {
   createClient(options: Record<string, unknown>): RedisClient;
+}
+/** A client and its connect() (settled once it has connected or given up). */
+interface Connection {
+  client: RedisClient;
+  connected: Promise<unknown>;
 }
 type RedisStoreClass = new (embeddings: unknown, args: Record<string, unknown>) => LangChainVectorStoreLike & {
   createIndex(dimensions: number): Promise<void>;
@@ -49,7 +54,8 @@ function pairs(reply: unknown): Map<string, unknown> {
  * distances). A Redis without the search commands is refused at start with a clear error.
  *
  * vectorParams: `url` (else SEMCACHE_REDIS_URL, else REDIS_URL), `collection` (index name, default semcache_vectors), `keyPrefix`
- * (default "semcache:<index>:"), `m` (16), `efConstruction` (200), `efRuntime` (100).
+ * (default "semcache:<index>:"), `m` (16), `efConstruction` (200), `efRuntime` (100), `timeoutMs` (5000: also the
+ * socket's connect timeout; past it DatabaseVectorIndex calls reset(), which drops the client).
  */
 export function redisDatabase(params: DatabaseParams): VectorDatabase {
   const options = new DatabaseOptions(KIND, params);
@@ -64,12 +70,48 @@ export function redisDatabase(params: DatabaseParams): VectorDatabase {
     EF_RUNTIME: options.integer("efRuntime", 100),
   };
 
-  const client = new Held<RedisClient>();
+  const timeoutMs = options.timeoutMs();
+  /** The client, made on first use and again after reset(). */
+  let held: Connection | undefined;
+  /** The client close() is quitting: QUIT waits forever on a silent server, so reset() drops it too. */
+  let closing: RedisClient | undefined;
+
+  function connect(redis: RedisModule): Connection {
+    let ready = false;
+    const created = redis.createClient({
+      url,
+      socket: {
+        connectTimeout: timeoutMs,
+        // Fail fast while connecting; once connected, reconnect for as long as it takes.
+        reconnectStrategy: (retries: number) => (ready ? Math.min(100 * retries, 3000) : false),
+      },
+      // A command sent while disconnected fails at once (the cache fails open) instead of waiting.
+      disableOfflineQueue: true,
+    });
+    created.on("error", () => undefined);
+    created.on("ready", () => (ready = true));
+    return { client: created, connected: created.connect() };
+  }
+
+  async function client(): Promise<RedisClient> {
+    if (held === undefined) {
+      const redis = await redisOfLangChain();
+      held ??= connect(redis);
+    }
+    const mine = held;
+    try {
+      await mine.connected;
+    } catch (error) {
+      if (held === mine) held = undefined;
+      throw error;
+    }
+    return mine.client;
+  }
 
   /** FT.INFO of the index, or undefined when there is none. */
   async function info(): Promise<Map<string, unknown> | undefined> {
     try {
-      return pairs(await client.get().sendCommand(["FT.INFO", indexName]));
+      return pairs(await (await client()).sendCommand(["FT.INFO", indexName]));
     } catch (error) {
       const message = String((error as Error)?.message);
       if (/unknown command/i.test(message)) {
@@ -87,19 +129,7 @@ export function redisDatabase(params: DatabaseParams): VectorDatabase {
     upserts: true,
 
     async open() {
-      const redis = await redisOfLangChain();
-      let ready = false;
-      const created = redis.createClient({
-        url,
-        // Fail fast while the cache starts; once connected, reconnect for as long as it takes.
-        socket: { reconnectStrategy: (retries: number) => (ready ? Math.min(100 * retries, 3000) : false) },
-        // A command sent while disconnected fails at once (the cache fails open) instead of waiting.
-        disableOfflineQueue: true,
-      });
-      created.on("error", () => undefined);
-      created.on("ready", () => (ready = true));
-      client.set(created);
-      await created.connect();
+      await client();
     },
 
     async dimension() {
@@ -117,7 +147,7 @@ export function redisDatabase(params: DatabaseParams): VectorDatabase {
     async store(dimension) {
       const { RedisVectorStore } = await importOptional<{ RedisVectorStore: RedisStoreClass }>("@langchain/redis", FEATURE);
       const store = new RedisVectorStore(vectorsOnlyEmbeddings, {
-        redisClient: client.get(),
+        redisClient: await client(),
         indexName,
         keyPrefix,
         vectorKey: VECTOR_FIELD,
@@ -138,12 +168,25 @@ export function redisDatabase(params: DatabaseParams): VectorDatabase {
 
     async clear() {
       // Drops the index with its documents; store() creates it again at once.
-      if ((await info()) !== undefined) await client.get().sendCommand(["FT.DROPINDEX", indexName, "DD"]);
+      if ((await info()) !== undefined) await (await client()).sendCommand(["FT.DROPINDEX", indexName, "DD"]);
+    },
+
+    /** Drops the socket at once (pending commands fail); the next call connects afresh. */
+    reset() {
+      for (const dropped of [held?.client, closing]) void dropped?.disconnect().catch(() => undefined);
+      held = undefined;
+      closing = undefined;
     },
 
     async close() {
-      const open = client.take();
-      await open?.quit().catch(() => open.disconnect());
+      const open = held;
+      held = undefined;
+      if (open === undefined) return;
+      closing = open.client;
+      if (await open.connected.then(() => true, () => false)) {
+        await open.client.quit().catch(() => open.client.disconnect().catch(() => undefined));
+      }
+      if (closing === open.client) closing = undefined;
     },
   };
 }

@@ -55,6 +55,7 @@ export function weaviateDatabase(params: DatabaseParams): VectorDatabase {
   const apiKey = options.fromEnv("apiKey", ["SEMCACHE_WEAVIATE_API_KEY"]);
   const className = options.name("collection", "SemcacheVectors", /^[A-Z][A-Za-z0-9_]{0,254}$/);
   const hnsw = { distanceMetric: "cosine" as const, maxConnections: options.integer("m", 16, 2), efConstruction: options.integer("efConstruction", 128, 4), ef: options.integer("ef", 100) };
+  const timeoutSeconds = Math.ceil(options.timeoutMs() / 1000);
 
   let weaviate: WeaviateModule | undefined;
   const client = new Held<WeaviateClient>();
@@ -78,6 +79,8 @@ export function weaviateDatabase(params: DatabaseParams): VectorDatabase {
           grpcPort: grpc.port,
           grpcSecure: grpc.secure,
           authCredentials: apiKey === undefined ? undefined : new weaviate.ApiKey(apiKey),
+          // Its request timeouts, in whole seconds.
+          timeout: { init: timeoutSeconds, query: timeoutSeconds, insert: timeoutSeconds },
         }),
       );
     },
