@@ -33,7 +33,9 @@ export type * from "./processors/types.js";
 export { StringEmbedding } from "./embeddings/string.js";
 export * from "./embeddings/resolve.js";
 export type * from "./embeddings/types.js";
-export { OnnxEmbeddings, type OnnxEmbeddingsParams, type OnnxModelFiles } from "./embeddings/onnx.js";
+export { OnnxEmbeddings, type OnnxEmbeddingsParams, type OnnxModelFiles, type OnnxPooling } from "./embeddings/onnx.js";
+export { TimmImageEmbeddings, type TimmImageEmbeddingsParams } from "./embeddings/timm.js";
+export type { TimmDataConfig, TimmInterpolation } from "./embeddings/timm-transform.js";
 export { TransformersEmbeddings, type TransformersEmbeddingsParams, type TransformersModelOptions, type TransformersPooling } from "./embeddings/transformers.js";
 export {
   TransformersImageEmbeddings,

@@ -1,128 +1,126 @@
-import { access } from "node:fs/promises";
 import { Embeddings, type EmbeddingsParams } from "@langchain/core/embeddings";
-import type * as OnnxRuntimeModule from "onnxruntime-node";
-import type { InferenceSession, Tensor } from "onnxruntime-node";
 import { EmbeddingError, ValidationError } from "../core/errors.js";
-import { importOptional } from "../core/optional-import.js";
-import { WordPieceTokenizer, type Encoding } from "./tokenizer.js";
+import { OnnxSession, requireModelFile, type OnnxOutput } from "./onnx-session.js";
+import type { Encoding, TextTokenizer } from "./tokenizer.js";
+import { loadTokenizer } from "./tokenizer-file.js";
 
-type OnnxRuntime = typeof OnnxRuntimeModule;
+export type { OnnxOutput } from "./onnx-session.js";
 
 /** Where a model and its tokenizer live on disk. */
 export interface OnnxModelFiles {
-  /** An .onnx file taking input_ids and attention_mask (and token_type_ids when it declares them). */
+  /**
+   * An .onnx file taking input_ids, and attention_mask and token_type_ids when it declares them (the pair
+   * evaluations need attention_mask; the embeddings run a model without one a text at a time).
+   */
   modelPath: string;
-  /** The model's tokenizer.json (WordPiece, as BERT-family sentence models ship it). */
+  /**
+   * The model's tokenizer.json: WordPiece (BERT-family models) is read here; BPE and Unigram ones (RWKV's,
+   * XLM-R's) through the optional @huggingface/transformers.
+   */
   tokenizerPath: string;
   /** Tokens per text (or pair), special tokens included. Default: the tokenizer's truncation, else 512. */
   maxLength?: number;
 }
 
-/** A model output: its values and shape. */
-export interface OnnxOutput {
-  data: Float32Array;
-  dims: readonly number[];
-}
-
-async function requireFile(path: string, what: string): Promise<void> {
-  if (typeof path !== "string" || path === "") throw new ValidationError(`${what}: a file path is required.`);
-  try {
-    await access(path);
-  } catch (error) {
-    throw new EmbeddingError(`${what} ${path} does not exist or cannot be read.`, { cause: error });
-  }
-}
-
 /**
- * An ONNX model with its tokenizer, run with onnxruntime-node (loaded lazily: a MissingDependencyError when it
- * is not installed). Shared by the ONNX embeddings and the pair-scoring evaluations: encodings are padded into
- * one batch and fed as the int64 inputs the model declares.
+ * An ONNX model with its tokenizer, run with onnxruntime-node. Shared by the ONNX embeddings and the
+ * pair-scoring evaluations: encodings are padded into one batch and fed as the int64 inputs the model declares.
  */
 export class OnnxTokenModel {
   private constructor(
-    private readonly session: InferenceSession,
-    readonly tokenizer: WordPieceTokenizer,
-    private readonly ort: OnnxRuntime,
+    private readonly session: OnnxSession,
+    readonly tokenizer: TextTokenizer,
   ) {}
 
-  static async load(files: OnnxModelFiles, feature: string): Promise<OnnxTokenModel> {
-    await requireFile(files.modelPath, `${feature}: the model`);
-    await requireFile(files.tokenizerPath, `${feature}: the tokenizer`);
-    const imported = await importOptional<OnnxRuntime & { default?: OnnxRuntime }>("onnxruntime-node", feature);
-    const ort = imported.default ?? imported;
-    const tokenizer = await WordPieceTokenizer.fromFile(files.tokenizerPath, files.maxLength);
-    let session: InferenceSession;
-    try {
-      session = await ort.InferenceSession.create(files.modelPath);
-    } catch (error) {
-      throw new EmbeddingError(`${feature}: cannot load the ONNX model ${files.modelPath}: ${(error as Error).message}`, { cause: error });
-    }
-    for (const name of ["input_ids", "attention_mask"]) {
+  /** Loads the files; `required` names the inputs the model must declare (input_ids and attention_mask by default). */
+  static async load(files: OnnxModelFiles, feature: string, required: readonly string[] = ["input_ids", "attention_mask"]): Promise<OnnxTokenModel> {
+    const session = await OnnxSession.load(files.modelPath, feature);
+    await requireModelFile(files.tokenizerPath, `${feature}: the tokenizer`);
+    const tokenizer = await loadTokenizer(files.tokenizerPath, files.maxLength, feature);
+    for (const name of required) {
       if (!session.inputNames.includes(name)) {
         throw new EmbeddingError(`${feature}: the model ${files.modelPath} has no "${name}" input (inputs: ${session.inputNames.join(", ")}).`);
       }
     }
-    return new OnnxTokenModel(session, tokenizer, ort);
+    return new OnnxTokenModel(session, tokenizer);
+  }
+
+  /** Whether the model reads an attention mask (a model without one sees padding as text). */
+  get takesAttentionMask(): boolean {
+    return this.session.inputNames.includes("attention_mask");
   }
 
   /** The declared shape of the first output (numbers for fixed dims, strings for symbolic ones), if the model says. */
   outputShape(): ReadonlyArray<number | string> | undefined {
-    const meta = this.session.outputMetadata?.[0] as { shape?: ReadonlyArray<number | string> } | undefined;
-    return meta?.shape;
+    return this.session.outputShape();
   }
 
   /** Runs one padded batch; returns the first output. */
   async run(encodings: readonly Encoding[]): Promise<OnnxOutput> {
     const padded = this.tokenizer.pad(encodings);
     const length = padded[0]?.inputIds.length ?? 0;
-    const tensor = (pick: (e: Encoding) => number[]) =>
-      new this.ort.Tensor("int64", BigInt64Array.from(padded.flatMap(pick), BigInt), [padded.length, length]);
-    const feeds: Record<string, Tensor> = { input_ids: tensor((e) => e.inputIds), attention_mask: tensor((e) => e.attentionMask) };
-    if (this.session.inputNames.includes("token_type_ids")) feeds.token_type_ids = tensor((e) => e.tokenTypeIds);
-    let output: Tensor;
-    try {
-      output = (await this.session.run(feeds))[this.session.outputNames[0]];
-    } catch (error) {
-      throw new EmbeddingError(`The ONNX model failed: ${(error as Error).message}`, { cause: error });
-    }
-    if (output.type !== "float32") throw new EmbeddingError(`The ONNX model's output is ${output.type}, not float32.`);
-    return { data: output.data as Float32Array, dims: output.dims };
+    const feed = (pick: (e: Encoding) => number[]) => ({
+      type: "int64" as const,
+      data: BigInt64Array.from(padded.flatMap(pick), BigInt),
+      dims: [padded.length, length],
+    });
+    const names = this.session.inputNames;
+    return this.session.run({
+      input_ids: feed((e) => e.inputIds),
+      ...(names.includes("attention_mask") && { attention_mask: feed((e) => e.attentionMask) }),
+      ...(names.includes("token_type_ids") && { token_type_ids: feed((e) => e.tokenTypeIds) }),
+    });
   }
 }
 
-/** Mean of the token vectors the attention mask keeps, L2-normalised (sentence-transformers' mean pooling). */
-export function meanPool(output: OnnxOutput, masks: readonly number[][]): number[][] {
+/** How token vectors become one text vector. */
+export type OnnxPooling = "mean" | "last";
+
+const POOLINGS: readonly OnnxPooling[] = ["mean", "last"];
+
+/**
+ * One L2-normalised vector per text from token vectors [batch, sequence, dimension], reading only the tokens
+ * the masks keep: "mean" averages them (sentence-transformers' pooling; GPTCache's PaddleNLP), "last" takes the
+ * last one (a recurrent or left-to-right model's state after the whole text).
+ */
+export function poolTokenVectors(output: OnnxOutput, masks: readonly number[][], pooling: OnnxPooling = "mean"): number[][] {
   const [batch, sequence, dimension] = output.dims;
   return Array.from({ length: batch }, (_, b) => {
+    const kept = Array.from({ length: sequence }, (_, t) => t).filter((t) => masks[b][t]);
+    const used = pooling === "last" ? kept.slice(-1) : kept;
     const sum = new Float64Array(dimension);
-    let count = 0;
-    for (let t = 0; t < sequence; t++) {
-      if (!masks[b][t]) continue;
-      count++;
+    for (const t of used) {
       const offset = (b * sequence + t) * dimension;
       for (let d = 0; d < dimension; d++) sum[d] += output.data[offset + d];
     }
-    const mean = Array.from(sum, (value) => value / Math.max(count, 1));
-    const norm = Math.hypot(...mean);
-    return norm === 0 ? mean : mean.map((value) => value / norm);
+    const pooled = Array.from(sum, (value) => value / Math.max(used.length, 1));
+    const norm = Math.hypot(...pooled);
+    return norm === 0 ? pooled : pooled.map((value) => value / norm);
   });
 }
 
 export interface OnnxEmbeddingsParams extends EmbeddingsParams, OnnxModelFiles {
-  /** How token vectors become one sentence vector. Only "mean" (what sentence-transformers models use). */
-  pooling?: "mean";
+  /**
+   * How token vectors become one text vector: "mean" (default; sentence-transformers models, ERNIE) or "last"
+   * (the last real token's vector: a recurrent model such as RWKV, whose state there has read the whole text).
+   */
+  pooling?: OnnxPooling;
   /** Texts per model run. Default 32. */
   batchSize?: number;
 }
 
 /**
- * A local sentence-transformers model exported to ONNX, as a LangChain `Embeddings`: WordPiece tokenisation
- * from its tokenizer.json, onnxruntime-node, mean pooling over the attention mask, L2 normalisation. Runs
- * offline; the model loads on first use (or `init()`). Wrong files fail with EmbeddingError, a missing
- * onnxruntime-node with MissingDependencyError.
+ * A local text model exported to ONNX, as a LangChain `Embeddings`: tokenisation from its tokenizer.json
+ * (WordPiece with Chinese characters one token each, as BERT's; BPE or Unigram through transformers.js),
+ * onnxruntime-node, pooling over the real tokens, L2 normalisation. Meant for sentence-transformers exports,
+ * bilingual BERT-family models (ernie-3.0) and recurrent models (GRU, LSTM, RWKV) over token ids. Texts are
+ * right-padded into batches; a model that declares no attention_mask input runs one text at a time, so padding
+ * never reaches it. Runs offline; the model loads on first use (or `init()`). Wrong files fail with
+ * EmbeddingError, a missing onnxruntime-node with MissingDependencyError.
  */
 export class OnnxEmbeddings extends Embeddings {
   readonly files: OnnxModelFiles;
+  readonly pooling: OnnxPooling;
   readonly batchSize: number;
   #model?: Promise<OnnxTokenModel>;
   #dimension = 0;
@@ -130,9 +128,10 @@ export class OnnxEmbeddings extends Embeddings {
   constructor(params: OnnxEmbeddingsParams) {
     super(params ?? {});
     const { modelPath, tokenizerPath, maxLength, pooling = "mean", batchSize = 32 } = params ?? {};
-    if (pooling !== "mean") throw new ValidationError('OnnxEmbeddings: `pooling` must be "mean".');
+    if (!POOLINGS.includes(pooling)) throw new ValidationError(`OnnxEmbeddings: \`pooling\` must be one of ${POOLINGS.join(", ")}.`);
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new ValidationError("OnnxEmbeddings: `batchSize` must be a positive integer.");
     this.files = { modelPath, tokenizerPath, maxLength };
+    this.pooling = pooling;
     this.batchSize = batchSize;
   }
 
@@ -154,20 +153,24 @@ export class OnnxEmbeddings extends Embeddings {
   async embedDocuments(texts: string[]): Promise<number[][]> {
     const model = await this.#load();
     const vectors: number[][] = [];
-    for (let start = 0; start < texts.length; start += this.batchSize) {
-      const encodings = texts.slice(start, start + this.batchSize).map((text) => model.tokenizer.encode(text));
+    const perRun = model.takesAttentionMask ? this.batchSize : 1;
+    for (let start = 0; start < texts.length; start += perRun) {
+      const encodings = texts.slice(start, start + perRun).map((text) => model.tokenizer.encode(text));
+      // A tokenizer that adds no special tokens (RWKV's) gives an empty text nothing to pool.
+      const empty = encodings.findIndex((e) => e.inputIds.length === 0);
+      if (empty >= 0) throw new ValidationError(`OnnxEmbeddings: texts[${start + empty}] has no tokens to embed.`);
       const output = await model.run(encodings);
       if (output.dims.length !== 3) {
         throw new EmbeddingError(`OnnxEmbeddings: the model's output has shape [${output.dims.join(", ")}]; token vectors [batch, sequence, dimension] are needed.`);
       }
       this.#dimension = output.dims[2];
-      vectors.push(...meanPool(output, model.tokenizer.pad(encodings).map((e) => e.attentionMask)));
+      vectors.push(...poolTokenVectors(output, model.tokenizer.pad(encodings).map((e) => e.attentionMask), this.pooling));
     }
     return vectors;
   }
 
   #load(): Promise<OnnxTokenModel> {
-    this.#model ??= OnnxTokenModel.load(this.files, "OnnxEmbeddings").then(
+    this.#model ??= OnnxTokenModel.load(this.files, "OnnxEmbeddings", ["input_ids"]).then(
       (model) => {
         const shape = model.outputShape();
         if (shape && shape.length !== 3) {

@@ -1,11 +1,29 @@
-import { readFile } from "node:fs/promises";
-import { EmbeddingError, ValidationError } from "../core/errors.js";
+import { ValidationError } from "../core/errors.js";
 
 /** One text (or text pair) as model inputs: token ids, the attention mask and segment ids, all the same length. */
 export interface Encoding {
   inputIds: number[];
   attentionMask: number[];
   tokenTypeIds: number[];
+}
+
+/** What the ONNX models need of a tokenizer: encodings of a text (or pair), and padding into one batch. */
+export interface TextTokenizer {
+  /** Longest encoding, special tokens included. */
+  readonly maxLength: number;
+  encode(text: string, pair?: string): Encoding;
+  pad(encodings: readonly Encoding[]): Encoding[];
+}
+
+/** Encodings right-padded to the longest one (ids with `padId`, masks and segments with 0), so they run as one batch. */
+export function padEncodings(encodings: readonly Encoding[], padId: number): Encoding[] {
+  const length = Math.max(0, ...encodings.map((e) => e.inputIds.length));
+  const fill = (values: number[], value: number) => [...values, ...Array<number>(length - values.length).fill(value)];
+  return encodings.map((e) => ({
+    inputIds: fill(e.inputIds, padId),
+    attentionMask: fill(e.attentionMask, 0),
+    tokenTypeIds: fill(e.tokenTypeIds, 0),
+  }));
 }
 
 interface WordPieceJson {
@@ -20,9 +38,10 @@ interface NormalizerJson {
   type?: string;
   lowercase?: boolean;
   strip_accents?: boolean | null;
+  handle_chinese_chars?: boolean;
 }
 
-interface TokenizerJson {
+export interface TokenizerJson {
   model?: { type?: string } & Partial<WordPieceJson>;
   normalizer?: NormalizerJson | null;
   truncation?: { max_length?: number } | null;
@@ -31,13 +50,27 @@ interface TokenizerJson {
 const PUNCTUATION = /[\p{P}\p{S}]/u;
 const CONTROL = /[\p{Cc}\p{Cf}]/gu;
 
+/** The CJK ideograph blocks BERT's basic tokenizer splits into one token per character (Chinese has no spaces). */
+function isCjk(char: string): boolean {
+  const code = char.codePointAt(0) ?? 0;
+  return (
+    (code >= 0x4e00 && code <= 0x9fff) ||
+    (code >= 0x3400 && code <= 0x4dbf) ||
+    (code >= 0x20000 && code <= 0x2a6df) ||
+    (code >= 0x2a700 && code <= 0x2ceaf) ||
+    (code >= 0xf900 && code <= 0xfaff) ||
+    (code >= 0x2f800 && code <= 0x2fa1f)
+  );
+}
+
 /**
  * The tokenizer of BERT-family sentence models (sentence-transformers, cross-encoders) read from their
- * `tokenizer.json`: BERT normalisation (lower case, accents stripped), whitespace and punctuation split,
- * WordPiece, then `[CLS] a [SEP]` or `[CLS] a [SEP] b [SEP]` with segment ids. Only the WordPiece model is
- * implemented: a BPE or Unigram tokenizer.json is refused with a ValidationError rather than mis-tokenised.
+ * `tokenizer.json`: BERT normalisation (lower case, accents stripped), whitespace and punctuation split, each
+ * CJK character a word of its own (unless the normalizer's handle_chinese_chars is false), WordPiece, then
+ * `[CLS] a [SEP]` or `[CLS] a [SEP] b [SEP]` with segment ids. Only the WordPiece model is implemented here: a
+ * BPE or Unigram tokenizer.json is refused with a ValidationError (loadTokenizer hands those to transformers.js).
  */
-export class WordPieceTokenizer {
+export class WordPieceTokenizer implements TextTokenizer {
   readonly #vocab: Map<string, number>;
   readonly #unkId: number;
   readonly #clsId: number;
@@ -47,6 +80,7 @@ export class WordPieceTokenizer {
   readonly #maxWordChars: number;
   readonly #lowercase: boolean;
   readonly #stripAccents: boolean;
+  readonly #splitCjk: boolean;
   /** Longest encoding, special tokens included. */
   readonly maxLength: number;
 
@@ -70,21 +104,11 @@ export class WordPieceTokenizer {
     const normalizer = json.normalizer ?? {};
     this.#lowercase = normalizer.lowercase ?? true;
     this.#stripAccents = normalizer.strip_accents ?? this.#lowercase;
+    this.#splitCjk = normalizer.handle_chinese_chars ?? true;
     this.maxLength = maxLength ?? json.truncation?.max_length ?? 512;
     if (!Number.isInteger(this.maxLength) || this.maxLength < 3) {
       throw new ValidationError("WordPieceTokenizer: `maxLength` must be an integer of at least 3.");
     }
-  }
-
-  /** Reads a tokenizer.json file; a missing or unreadable file is an EmbeddingError naming the path. */
-  static async fromFile(path: string, maxLength?: number): Promise<WordPieceTokenizer> {
-    let json: TokenizerJson;
-    try {
-      json = JSON.parse(await readFile(path, "utf8")) as TokenizerJson;
-    } catch (error) {
-      throw new EmbeddingError(`Cannot read the tokenizer ${path}: ${(error as Error).message}`, { cause: error });
-    }
-    return new WordPieceTokenizer(json, maxLength);
   }
 
   /** The word-piece ids of a text, without special tokens. */
@@ -110,13 +134,7 @@ export class WordPieceTokenizer {
 
   /** Encodings padded to the longest one, so they run as one batch. */
   pad(encodings: readonly Encoding[]): Encoding[] {
-    const length = Math.max(0, ...encodings.map((e) => e.inputIds.length));
-    const fill = (values: number[], value: number) => [...values, ...Array<number>(length - values.length).fill(value)];
-    return encodings.map((e) => ({
-      inputIds: fill(e.inputIds, this.#padId),
-      attentionMask: fill(e.attentionMask, 0),
-      tokenTypeIds: fill(e.tokenTypeIds, 0),
-    }));
+    return padEncodings(encodings, this.#padId);
   }
 
   #words(text: string): string[] {
@@ -127,7 +145,7 @@ export class WordPieceTokenizer {
     for (const chunk of normal.split(" ")) {
       let current = "";
       for (const char of chunk) {
-        if (PUNCTUATION.test(char)) {
+        if (PUNCTUATION.test(char) || (this.#splitCjk && isCjk(char))) {
           if (current) words.push(current);
           words.push(char);
           current = "";

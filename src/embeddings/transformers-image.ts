@@ -1,28 +1,10 @@
-import type * as TransformersModule from "@huggingface/transformers";
 import type { ImageFeatureExtractionPipeline, RawImage, Tensor } from "@huggingface/transformers";
-import { EmbeddingError, SemcacheError, ValidationError } from "../core/errors.js";
-import { importOptional } from "../core/optional-import.js";
-import { checkModelOptions, LazyPipeline, loadTransformersPipeline, tensorRows, type TransformersModelOptions } from "./transformers.js";
+import { EmbeddingError, ValidationError } from "../core/errors.js";
+import { decodeImage, type ImagePreprocess } from "./image-input.js";
+import { checkModelOptions, importTransformers, LazyPipeline, loadTransformersPipeline, tensorRows, type Transformers, type TransformersModelOptions } from "./transformers.js";
 import type { EmbeddingFunction, EmbeddingInput } from "./types.js";
 
-type Transformers = typeof TransformersModule;
-
-/** An image as the model takes it: encoded bytes (PNG, JPEG, WebP, ... decoded by sharp) or decoded pixels. */
-export type ImageInput = Uint8Array | RawImageLike;
-
-/** A transformers.js RawImage (decoded pixels), typed by shape so that these declarations compile without the library. */
-export interface RawImageLike {
-  readonly data: ArrayLike<number>;
-  readonly width: number;
-  readonly height: number;
-  readonly channels: number;
-}
-
-/**
- * Turns what the cache is given (a file name, a data URL, raw pixels, a text to render, ...) into an image;
- * it may be async. Without it, bytes are the encoded image and text is refused.
- */
-export type ImagePreprocess = (data: EmbeddingInput) => ImageInput | Promise<ImageInput>;
+export type { ImageInput, ImagePreprocess, RawImageLike } from "./image-input.js";
 
 export interface TransformersImageEmbeddingsParams extends TransformersModelOptions {
   preprocess?: ImagePreprocess;
@@ -59,8 +41,7 @@ export class TransformersImageEmbeddings implements EmbeddingFunction {
     this.#preprocess = preprocess;
     this.#pipeline = new LazyPipeline(async () => {
       const extractor = await loadTransformersPipeline<ImageFeatureExtractionPipeline>("image-feature-extraction", this.options, FEATURE);
-      const imported = await importOptional<Transformers & { default?: Transformers }>("@huggingface/transformers", FEATURE);
-      return { lib: imported.default ?? imported, extractor };
+      return { lib: await importTransformers(FEATURE), extractor };
     });
   }
 
@@ -92,23 +73,7 @@ export class TransformersImageEmbeddings implements EmbeddingFunction {
 
   async #toImage(data: EmbeddingInput, index: number): Promise<RawImage> {
     const { lib } = await this.#pipeline.get();
-    let image: ImageInput;
-    try {
-      image = this.#preprocess ? await this.#preprocess(data) : (data as ImageInput);
-    } catch (error) {
-      if (SemcacheError.isInstance(error)) throw error;
-      throw new EmbeddingError(`${FEATURE}: \`preprocess\` failed on input ${index}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-    }
-    if (image instanceof lib.RawImage) return image;
-    if (!(image instanceof Uint8Array)) {
-      const what = this.#preprocess ? "`preprocess` returned" : "was given";
-      throw new ValidationError(`${FEATURE}: input ${index}: ${what} ${typeof image}; image bytes or a RawImage are needed (map other inputs with \`preprocess\`).`);
-    }
-    try {
-      return await lib.RawImage.read(new Blob([image]));
-    } catch (error) {
-      throw new ValidationError(`${FEATURE}: input ${index} is not an image sharp can decode: ${(error as Error).message}`, { cause: error });
-    }
+    return decodeImage(lib, data, index, { feature: FEATURE, preprocess: this.#preprocess });
   }
 
   async #run(images: RawImage[]): Promise<Float32Array[]> {

@@ -6,7 +6,13 @@ import type { DataType, FeatureExtractionPipeline, PipelineType, Tensor } from "
 import { EmbeddingError, SemcacheError, ValidationError } from "../core/errors.js";
 import { importOptional } from "../core/optional-import.js";
 
-type Transformers = typeof TransformersModule;
+export type Transformers = typeof TransformersModule;
+
+/** @huggingface/transformers, loaded on first use (a MissingDependencyError naming it when it is not installed). */
+export async function importTransformers(feature: string): Promise<Transformers> {
+  const imported = await importOptional<Transformers & { default?: Transformers }>("@huggingface/transformers", feature);
+  return imported.default ?? imported;
+}
 
 /** Where a transformers.js model comes from, shared by the text and image embeddings. */
 export interface TransformersModelOptions {
@@ -71,8 +77,7 @@ export function checkModelOptions(options: TransformersModelOptions, feature: st
  * `allowRemoteModels` goes to the library by name (and to its global `env.cacheDir`).
  */
 export async function loadTransformersPipeline<T>(task: string, options: TransformersModelOptions, feature: string): Promise<T> {
-  const imported = await importOptional<Transformers & { default?: Transformers }>("@huggingface/transformers", feature);
-  const lib = imported.default ?? imported;
+  const lib = await importTransformers(feature);
   const { model, allowRemoteModels = false, dtype } = options;
   const folder = isFolderPath(model) ? resolve(model) : resolve(options.localModelPath ?? lib.env.localModelPath, model);
   const local = await exists(join(folder, "config.json"));

@@ -12,6 +12,8 @@ import pg from "pg";
 import { loadGptCacheConfig, similarCacheOptionsFromConfig, type GptCacheConfig } from "../../src/config/gptcache-config.js";
 import { isInstalled } from "../../src/config/read-context.js";
 import { MissingDependencyError, SemcacheError, UnknownKindError, ValidationError } from "../../src/core/errors.js";
+import { OnnxEmbeddings } from "../../src/embeddings/onnx.js";
+import { TimmImageEmbeddings } from "../../src/embeddings/timm.js";
 import { UniversalSentenceEncoderEmbeddings } from "../../src/embeddings/use.js";
 import { TransformersEmbeddings } from "../../src/embeddings/transformers.js";
 import { TransformersImageEmbeddings } from "../../src/embeddings/transformers-image.js";
@@ -503,5 +505,69 @@ describe("every GPTCache component name maps here or is refused naming what to a
     for (const yaml of ["embedding: data2vecaudio\n", "evaluation: onnx\nembedding: wink\n", "storage_config:\n  manager: oracle,faiss\n"]) {
       expect(() => load(yaml)).toThrow(SemcacheError);
     }
+  });
+});
+
+describe("GPTCache's rwkv, paddlenlp, uform, timm and spacy run local exports of their models", () => {
+  const load = (yaml: string) => loadGptCacheConfig(yaml, {}, everything);
+  const build = (yaml: string) => similarCacheOptionsFromConfig(load(yaml)).embedding;
+  const folder = (name: string) => join(MODELS, name);
+
+  it("rwkv: an ONNX export of a recurrent model in a folder, mean-pooled (or pooling: last)", async () => {
+    const config = load(`embedding: rwkv\nembedding_config:\n  model: ${folder("tiny-gru")}\n`);
+    expect(config).toMatchObject({ embedding: "onnx", embeddingConfig: { modelPath: join(folder("tiny-gru"), "model.onnx"), tokenizerPath: join(folder("tiny-gru"), "tokenizer.json") } });
+    expect(config.notes).toEqual([`embedding: rwkv runs as onnx here (${join(folder("tiny-gru"), "model.onnx")} with onnxruntime-node, the mean over the text's tokens).`]);
+    const mean = build(`embedding: rwkv\nembedding_config:\n  model: ${folder("tiny-gru")}\n`) as OnnxEmbeddings;
+    expect([mean.constructor, mean.pooling]).toEqual([OnnxEmbeddings, "mean"]);
+    expect(await mean.embedQuery("capital of france")).toHaveLength(12);
+    const last = build(`embedding: rwkv\nembedding_config:\n  model_path: ${join(folder("tiny-gru"), "model-without-mask.onnx")}\n  pooling: last\n`) as OnnxEmbeddings;
+    expect(last.pooling).toBe("last");
+    expect(await last.embedQuery("capital of france")).toHaveLength(12);
+  });
+
+  it("paddlenlp and uform (text): a bilingual ONNX export in a folder", async () => {
+    const ernie = build(`embedding: paddlenlp\nembedding_config:\n  model: ${folder("tiny-bilingual")}\n`) as OnnxEmbeddings;
+    expect(ernie).toBeInstanceOf(OnnxEmbeddings);
+    expect(await ernie.embedQuery("我爱猫")).toEqual(await ernie.embedQuery("I love cat"));
+    expect(build(`embedding: uform\nembedding_config:\n  model: ${folder("tiny-bilingual")}\n  embedding_type: text\n`)).toBeInstanceOf(OnnxEmbeddings);
+  });
+
+  it("timm: a folder in timm's layout runs TimmImageEmbeddings; another folder a transformers.js image model", async () => {
+    const timm = build(`embedding: timm\nembedding_config:\n  model: ${folder("tiny-timm")}\n  device: cpu\n  batch_size: 4\n`) as TimmImageEmbeddings;
+    expect(timm).toBeInstanceOf(TimmImageEmbeddings);
+    expect([timm.modelPath, timm.configPath, timm.batchSize]).toEqual([join(folder("tiny-timm"), "model.onnx"), join(folder("tiny-timm"), "config.json"), 4]);
+    await timm.init();
+    expect(timm.dimension).toBe(8);
+    expect(load(`embedding: timm\nembedding_config:\n  model: ${folder("tiny-clip-vision")}\n`).embedding).toBe("image");
+    expect(build("embedding: timm\nembedding_config:\n  model: ./my-vit\n")).toBeInstanceOf(TransformersImageEmbeddings);
+  });
+
+  it("a BPE tokenizer.json (RWKV's kind) needs @huggingface/transformers too, checked at load", () => {
+    const yaml = `embedding: rwkv\nembedding_config:\n  model_path: ${join(folder("tiny-gru"), "model.onnx")}\n  tokenizer_path: ${join(folder("tiny-gru"), "tokenizer-bpe.json")}\n`;
+    expect(() => loadGptCacheConfig(yaml, {}, (name) => name !== "@huggingface/transformers")).toThrow('embedding: rwkv needs the optional package "@huggingface/transformers"');
+    expect(load(yaml).embeddingConfig).toMatchObject({ tokenizerPath: join(folder("tiny-gru"), "tokenizer-bpe.json") });
+    expect(() => loadGptCacheConfig(`embedding: rwkv\nembedding_config:\n  model: ${folder("tiny-gru")}\n`, {}, (name) => name !== "@huggingface/transformers")).not.toThrow();
+  });
+
+  it("spacy runs as wink (averaged English word vectors), with a note", () => {
+    const config = load("embedding: spacy\nembedding_config:\n  model: en_core_web_md\n");
+    expect(config.embedding).toBe("wink");
+    expect(config.notes).toEqual(["embedding: spacy runs as wink here (averaged English word vectors, 100-d, offline): spaCy's models do not run in Node."]);
+  });
+
+  it.each([
+    ["rwkv", "", "to run sgugger/rwkv-430M-pile here, export it to ONNX and set embedding_config.model: ./folder"],
+    ["rwkv", "  model: RWKV/rwkv-4-169m-pile\n", "to run RWKV/rwkv-4-169m-pile here, export it to ONNX"],
+    ["paddlenlp", "  model: ernie-3.0-medium-zh\n", "to run ernie-3.0-medium-zh here, export it to ONNX"],
+    ["uform", `  model: ${folder("tiny-bilingual")}\n  embedding_type: image\n`, "embedding_config.embedding_type: image: UForm's image encoder does not run here"],
+    ["rwkv", `  model: ${folder("tiny-gru")}\n  pooling: max\n`, "embedding_config.pooling must be one of: mean, last"],
+    ["rwkv", `  model: ${folder("tiny-gru")}\n  embedding_type: text\n`, 'embedding_type does not apply to the "rwkv" embedding'],
+    ["timm", `  model: ${folder("tiny-timm")}\n  device: cuda\n`, 'embedding_config.device: image models run on the CPU here (onnxruntime-node), not "cuda"'],
+    ["timm", `  model: ${folder("tiny-timm")}\n  dtype: q8\n`, 'dtype does not apply to the "timm" embedding (a timm model folder)'],
+    ["spacy", "  model: de_core_news_sm\n", 'only English word vectors are available here (spaCy\'s en_* models), not "de_core_news_sm"'],
+  ])("embedding: %s refuses %p", (name, settings, message) => {
+    const yaml = `embedding: ${name}\n${settings ? `embedding_config:\n${settings}` : ""}`;
+    expect(() => load(yaml)).toThrow(ValidationError);
+    expect(() => load(yaml)).toThrow(message);
   });
 });
