@@ -15,6 +15,7 @@ export type * from "./core/types.js";
 export { cached, type CachedOptions } from "./adapters/function.js";
 // The HTTP client (no server code loads with it); the server itself is `langchain-semcache/server`.
 export { CacheClient, type CacheClientOptions } from "./server/client.js";
+export type { DashboardData, WindowName } from "./server/dashboard/dashboard-view.js";
 
 // Presets
 export { initSimilarCache, DEFAULT_SIMILAR_THRESHOLD, type SimilarCacheOptions } from "./core/similar-cache.js";

@@ -55,7 +55,10 @@ export type CacheStatus = "HIT" | "MISS" | "SKIP";
 /** The outcome of one request, as a surface reports it (the HTTP server's `x-semcache` header). */
 export interface CacheOutcome {
   status: CacheStatus;
-  /** A hit's normalised score in [0, 1]. */
+  /**
+   * A hit's normalised score in [0, 1]; on a miss, the best score a candidate got (under the threshold, or
+   * turned down by the post function), when any candidate was judged: how near the miss came.
+   */
   score?: number;
   /** A hit's entry id. */
   id?: number;
@@ -143,6 +146,8 @@ interface Prepared {
   answerListeners?: Array<(answer: string) => void>;
   /** The model itself answered (not a next cache): only such an answer is news to the listeners. */
   modelAnswered?: boolean;
+  /** The best normalised score of the candidates judged so far (a miss reports it). */
+  nearestScore?: number;
 }
 
 export async function runCached<R>(
@@ -235,7 +240,7 @@ async function lookupOrSkip(prepared: Prepared, surface: SurfaceBase): Promise<C
     return null;
   }
   const hit = await lookup(prepared, surface);
-  if (!hit) surface.onOutcome?.({ status: "MISS" });
+  if (!hit) surface.onOutcome?.({ status: "MISS", score: prepared.nearestScore });
   return hit;
 }
 
@@ -502,6 +507,7 @@ async function judge(
         }),
   );
   const score = normalizeScore(evaluation, raw);
+  if (prepared.nearestScore === undefined || score > prepared.nearestScore) prepared.nearestScore = score;
   if (score >= cache.config.similarityThreshold) scored.push({ score, record: candidate.record });
 }
 

@@ -21,6 +21,9 @@ import { chatRoutes } from "./routes/chat.js";
 import { mapRoutes } from "./routes/map.js";
 import { opsRoutes } from "./routes/ops.js";
 import { CacheService } from "./cache-service.js";
+import { dashboardFile, persistDashboard } from "./dashboard/dashboard-file.js";
+import { DashboardStats } from "./dashboard/dashboard-stats.js";
+import { dashboardRoutes } from "./routes/dashboard.js";
 import { createMapCache } from "./server-cache.js";
 import { resolveServerSettings, type ServerSection, type ServerSettings } from "./server-config.js";
 import type { ServerState } from "./state.js";
@@ -43,6 +46,8 @@ export interface BuildServerOptions {
    * available either way as `app.swagger()`.
    */
   docs?: boolean;
+  /** The dashboard's clock, milliseconds since the epoch (tests pass their own). Default Date.now. */
+  now?: () => number;
 }
 
 /** The namespaces the settings name (keys' and server.namespaces): their lookups are always counted. */
@@ -93,6 +98,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     auth: new Authenticator(settings),
     metrics: new Metrics(),
     namespaceStats: new NamespaceStats(configuredNamespaces(settings)),
+    dashboard: new DashboardStats({ namespaces: configuredNamespaces(settings), prices: settings.prices, now: options.now }),
     closing: false,
   };
   app.decorate("semcache", state);
@@ -102,6 +108,8 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   installHostGuard(app, settings);
   installJsonParser(app);
   installHooks(app, state);
+  const savedDashboard = dashboardFile(cache.dataManager.scalar);
+  if (savedDashboard !== undefined) persistDashboard(app, state.dashboard, savedDashboard);
   if (options.closeCache) app.addHook("onClose", async () => cache.close());
 
   void app.register(swagger, {
@@ -119,6 +127,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
     state.mapCache = await createMapCache(cache);
     cacheRoutes(routes);
     opsRoutes(routes);
+    dashboardRoutes(routes);
     chatRoutes(routes);
     await routes.register(mapRoutes);
   });

@@ -3,6 +3,7 @@
  * `CacheClient` without a uri calls the same methods in process.
  */
 import { get, put } from "../core/api.js";
+import { runCached, type CacheOutcome } from "../core/pipeline.js";
 import type { Cache } from "../core/cache.js";
 import { ValidationError } from "../core/errors.js";
 import type { CacheRecord, AnswerType } from "../core/types.js";
@@ -80,10 +81,16 @@ export class CacheService {
     await put(prompt, answer, { cacheObj: this.cache, partition: namespaceFields(namespace) });
   }
 
-  /** The answer, or null on a miss. */
-  async get(prompt: string, namespace?: string): Promise<string | null> {
+  /** The answer, or null on a miss. `onOutcome` hears how the cache answered (a hit's score). */
+  async get(prompt: string, namespace?: string, onOutcome?: (outcome: CacheOutcome) => void): Promise<string | null> {
     this.checkPrompt(prompt);
-    return get(prompt, { cacheObj: this.cache, partition: namespaceFields(namespace) });
+    if (!onOutcome) return get(prompt, { cacheObj: this.cache, partition: namespaceFields(namespace) });
+    // The simple API's get, with the outcome told (core/api.ts keeps its signature GPTCache's).
+    return runCached<string | null>(
+      { ...namespaceFields(namespace), prompt },
+      { cacheObj: this.cache, searchOnly: true },
+      { name: "get", strict: true, call: async () => null, answerOf: (answer) => answer, fromCache: (hit) => hit.answer, onOutcome },
+    );
   }
 
   /** Makes every write durable and visible to other replicas; deletes nothing. */

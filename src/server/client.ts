@@ -10,6 +10,7 @@ import { cache as globalCache, type Cache } from "../core/cache.js";
 import { ERROR_CODES, HttpError, NotInitError, SemcacheError, ValidationError, type SemcacheErrorCode } from "../core/errors.js";
 import { NAMESPACE_HEADER } from "./auth.js";
 import { CacheService, type CacheStats, type ExportedEntry, type QuestionAnswer } from "./cache-service.js";
+import type { DashboardData, WindowName } from "./dashboard/dashboard-view.js";
 import type { LookupCounts } from "./namespace-stats.js";
 
 /** What /stats gives a key that works in one namespace: that namespace's lookups, counted since the server started. */
@@ -212,6 +213,15 @@ export class CacheClient {
    */
   async stats(): Promise<CacheStats | NamespaceStatsView> {
     return this.http ? this.http.call<CacheStats | NamespaceStatsView>("GET", "/stats") : this.local.stats();
+  }
+
+  /**
+   * The dashboard's figures over a window (the server's /dashboard/data): a tenant's key gets its namespace's, an
+   * admin key bound to none every namespace's. Over HTTP only: the time series live in the server.
+   */
+  async dashboard(window: WindowName = "1h"): Promise<DashboardData> {
+    if (!this.http) throw new ValidationError("CacheClient.dashboard() reads a running server's /dashboard/data: give `uri`.");
+    return this.http.call<DashboardData>("GET", `/dashboard/data?window=${encodeURIComponent(window)}`);
   }
 
   /** Closes kept-alive connections (HTTP); in process, nothing to do (the cache is the caller's). */

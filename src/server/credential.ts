@@ -59,7 +59,7 @@ interface SecretLog {
 }
 
 /** The folder of a file-backed store that only this process writes (SQLite, a memory store with a path). */
-function storeFolder(scalar: ScalarStore): string | undefined {
+export function storeFolder(scalar: ScalarStore): string | undefined {
   const path = (scalar as { path?: unknown }).path;
   if (!scalar.capabilities.persistent || scalar.capabilities.shared) return undefined;
   if (typeof path !== "string" || path === "" || path === ":memory:" || path.startsWith("file:")) return undefined;

@@ -21,3 +21,5 @@ export { SERVER_ERROR_CODES, HttpProblem, type ServerErrorCode, type ErrorBody }
 export { cacheControlOptions } from "./routes/chat.js";
 export { warmUp, type WarmUpRequest } from "./warm-up.js";
 export { NAMESPACE_HEADER, type Access, type Caller } from "./auth.js";
+export { WINDOW_NAMES, type DashboardData, type LatencySummary, type WindowName } from "./dashboard/dashboard-view.js";
+export { type ModelPrice } from "./dashboard/prices.js";

@@ -5,6 +5,7 @@
  */
 import type { Cache } from "../core/cache.js";
 import { STAGES } from "../core/report.js";
+import type { ErrorBudgetStats } from "../similarity/error-budget-evaluation.js";
 import type { LookupCounts, NamespaceCounts } from "./namespace-stats.js";
 
 /** Upper bounds (seconds) of the request latency histogram: a hit takes well under a millisecond, a model call seconds. */
@@ -112,11 +113,56 @@ export class Metrics {
       counter("semcache_cache_saved_tokens_total", "Estimated completion tokens answered from a cache (answer characters / 4).", (c) => c.report.savedTokens),
       family("semcache_stage_duration_seconds", "summary", "Time spent in each stage of the request flow (pre, embedding, search, data, evaluation, post, llm, save).", stageSamples),
       family("semcache_proxy_responses_total", "counter", "Chat completions answered by the proxy, by x-semcache outcome.", [...this.proxy].map(([outcome, n]) => `semcache_proxy_responses_total{${labels({ outcome })}} ${n}`)),
+      errorBudgetFamilies(named),
       family("semcache_entries", "gauge", "Live entries in the store.", [`semcache_entries ${entries}`]),
       family("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.", [`process_resident_memory_bytes ${process.memoryUsage.rss()}`]),
       family("process_start_time_seconds", "gauge", "Start time of the process since the Unix epoch, in seconds.", [`process_start_time_seconds ${Math.floor(performance.timeOrigin / 1000)}`]),
     ].join("");
   }
+}
+
+/** A sample value as the text format spells it (+Inf, -Inf, NaN). */
+function sample(value: number): string {
+  if (value === Number.POSITIVE_INFINITY) return "+Inf";
+  if (value === Number.NEGATIVE_INFINITY) return "-Inf";
+  return String(value);
+}
+
+/** The error budget's section of a cache's report, when its judge has one. */
+export function errorBudgetOf(cache: Cache): ErrorBudgetStats | undefined {
+  return cache.report.sections().errorBudget as ErrorBudgetStats | undefined;
+}
+
+/** The error budget's figures (docs/error-budget.md), for each cache whose judge has one; nothing otherwise. */
+function errorBudgetFamilies(caches: ReadonlyArray<[string, Cache]>): string {
+  const budgets = caches.flatMap(([label, cache]) => {
+    const stats = errorBudgetOf(cache);
+    return stats ? [[labels({ cache: label }), stats] as const] : [];
+  });
+  if (budgets.length === 0) return "";
+  const metric = (name: string, type: string, help: string, read: (stats: ErrorBudgetStats) => number) =>
+    family(name, type, help, budgets.map(([at, stats]) => `${name}{${at}} ${sample(read(stats))}`));
+  return [
+    metric("semcache_error_budget_max_rate", "gauge", "The false-hit rate the error budget keeps under (maxErrorRate).", (b) => b.maxErrorRate),
+    family(
+      "semcache_error_budget_false_hit_rate",
+      "gauge",
+      "Estimated false-hit rate of served hits (bound=estimate), with its confidence interval (bound=lower, upper), from the audited sample.",
+      budgets.flatMap(([at, b]) => (["estimate", "lower", "upper"] as const).map((bound) => `semcache_error_budget_false_hit_rate{${at},bound="${bound}"} ${sample(bound === "estimate" ? b.estimate.rate : b.estimate[bound])}`)),
+    ),
+    metric("semcache_error_budget_samples", "gauge", "Audited outcomes behind the false-hit estimate.", (b) => b.estimate.samples),
+    metric("semcache_error_budget_within_budget", "gauge", "1 when the interval's upper bound is under the budget.", (b) => (b.withinBudget ? 1 : 0)),
+    metric("semcache_error_budget_decisions_total", "counter", "Lookups the budget decided (their nearest candidate).", (b) => b.decisions),
+    metric("semcache_error_budget_served_total", "counter", "Decisions that served the entry.", (b) => b.served),
+    metric("semcache_error_budget_explored_total", "counter", "Decisions sent to the model because the fit was not sure enough.", (b) => b.explored),
+    metric("semcache_error_budget_audited_total", "counter", "Would-be hits sent to the model anyway (the audit sample).", (b) => b.audited),
+    metric("semcache_error_budget_sample_share", "gauge", "(explored + audited) / decisions: the share of would-be lookups sent to the model.", (b) => b.sampleShare),
+    metric("semcache_error_budget_observations_total", "counter", "Outcomes compared and learned from.", (b) => b.observations),
+    metric("semcache_error_budget_pending_comparisons", "gauge", "Answer comparisons in flight.", (b) => b.pendingComparisons),
+    metric("semcache_error_budget_failed_comparisons_total", "counter", "Answer comparisons that failed (their observation dropped).", (b) => b.failedComparisons),
+    metric("semcache_error_budget_pooled_threshold", "gauge", "The pooled fit's threshold, where an entry without history starts.", (b) => b.pooledThreshold),
+    metric("semcache_error_budget_entries", "gauge", "Entries with a learned threshold of their own.", (b) => b.entries),
+  ].join("");
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import type { Section } from "../config/gptcache-config.js";
 import { ValidationError } from "../core/errors.js";
+import { checkPrices, readPrices, type ModelPrice } from "./dashboard/prices.js";
 
 /** One API key: its value (or the environment variable holding it), its namespace, and whether it is an admin key. */
 export interface ApiKeyOptions {
@@ -80,6 +81,11 @@ export interface ServerSection {
   /** Environment variable holding `credentialSecret`. */
   credentialSecretEnv?: string;
   limits?: LimitsOptions;
+  /**
+   * Price per 1,000 input and output tokens by model name (`default`: lookups naming no model, and models not
+   * listed), for the dashboard's estimated cost saved.
+   */
+  prices?: Record<string, ModelPrice>;
 }
 
 export interface ApiKey {
@@ -100,6 +106,8 @@ export interface ServerSettings {
   /** The proxy's cache scope, and the configured credential secret (undefined: the file, or one per process). */
   proxy: { cacheScope: ProxyCacheScope; credentialSecret?: string; shareAcrossContexts: boolean };
   limits: Required<LimitsOptions>;
+  /** The price table (empty: costs are not priced). */
+  prices: Record<string, ModelPrice>;
 }
 
 export const DEFAULT_HOST = "127.0.0.1";
@@ -161,6 +169,7 @@ export function readServerSection(section: Section): ServerSection {
     credentialSecret: section.string("credential_secret"),
     credentialSecretEnv: section.string("credential_secret_env"),
     limits,
+    prices: readPrices(section.mapping("prices"), `${path}.prices`),
   };
   section.done();
   // Checked here too, so a bad name is refused when the file is loaded, not when the server starts.
@@ -195,6 +204,7 @@ function checkSection(options: ServerSection, path: string): void {
     fail(path, "a mapping with at most one of credential_secret and credential_secret_env");
   }
   if (options.credentialSecret !== undefined) checkSecret(options.credentialSecret, `${path}.credential_secret`);
+  checkPrices(options.prices, `${path}.prices`);
 }
 
 /** An HMAC key long enough to be one (its value is never part of the message). */
@@ -267,6 +277,7 @@ export function resolveServerSettings(options: ServerSection = {}, env: NodeJS.P
       requestTimeoutMs: positive(limits.requestTimeoutMs, "server.limits.request_timeout_ms", 30_000),
       keepAliveTimeoutMs: positive(limits.keepAliveTimeoutMs, "server.limits.keep_alive_timeout_ms", 72_000),
     },
+    prices: { ...options.prices },
   };
 }
 

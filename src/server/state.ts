@@ -2,6 +2,7 @@
 import type { Cache } from "../core/cache.js";
 import type { Access, Authenticator, Caller } from "./auth.js";
 import type { CacheService } from "./cache-service.js";
+import type { DashboardStats } from "./dashboard/dashboard-stats.js";
 import type { Metrics } from "./metrics.js";
 import type { NamespaceStats } from "./namespace-stats.js";
 import type { ServerSettings } from "./server-config.js";
@@ -18,6 +19,8 @@ export interface ServerState {
   metrics: Metrics;
   /** Lookups per namespace: what a key working in one namespace reads from /stats and /metrics. */
   namespaceStats: NamespaceStats;
+  /** Lookups over time per namespace, for /dashboard (bounded rings). */
+  dashboard: DashboardStats;
   /** True once the app is closing: new requests get 503. */
   closing: boolean;
 }

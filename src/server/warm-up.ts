@@ -23,6 +23,7 @@ import { MemoryScalarStore } from "../stores/scalar/memory.js";
 import { FlatIndex } from "../stores/vector/flat.js";
 import { Authenticator } from "./auth.js";
 import { CacheService } from "./cache-service.js";
+import { DashboardStats } from "./dashboard/dashboard-stats.js";
 import { Metrics } from "./metrics.js";
 import { NamespaceStats } from "./namespace-stats.js";
 import { createMapCache } from "./server-cache.js";
@@ -97,9 +98,16 @@ async function injectRequests(app: FastifyInstance): Promise<WarmUpRequest[]> {
   return answered;
 }
 
-/** Reads the real store as a lookup does (exact key, index search, candidates' rows), writing nothing. */
+/**
+ * Reads the real store as a lookup does (exact key, index search, candidates' rows), writing nothing. The exact
+ * read asks for a stored entry's own key when there is one, so the store's found-row path runs too.
+ */
 async function readStore(cache: Cache, vector: EmbeddingOutput | undefined): Promise<void> {
   const { dataManager, config } = cache;
+  for await (const stored of dataManager.scalar.iterate(1)) {
+    await dataManager.findExact(stored.keyHash);
+    break;
+  }
   await dataManager.findExact(keyHash(partitionOf({}, config.partitionKeys), keyText(QUESTION)));
   if (!dataManager.vector || vector === undefined || typeof vector === "string") return;
   for (const hit of await dataManager.search(vector, config.topK)) await dataManager.getScalarData(hit.id);
@@ -140,8 +148,8 @@ export async function warmUp(app: FastifyInstance): Promise<WarmUpRequest[]> {
   if (app.server.listening) throw new ValidationError("warmUp runs before the app listens: a caller's request could be answered from the warm-up's cache.");
   await app.ready();
   const state = app.semcache;
-  const { cache, service, mapCache, metrics, namespaceStats, auth } = state;
-  const real: Partial<ServerState> = { cache, service, mapCache, metrics, namespaceStats, auth };
+  const { cache, service, mapCache, metrics, namespaceStats, dashboard, auth } = state;
+  const real: Partial<ServerState> = { cache, service, mapCache, metrics, namespaceStats, dashboard, auth };
   const embedding = embedOnce(cache.embeddingFunc);
   const scratch = await scratchCache(cache, embedding);
   let answered: WarmUpRequest[];
@@ -152,6 +160,7 @@ export async function warmUp(app: FastifyInstance): Promise<WarmUpRequest[]> {
       mapCache: await createMapCache(scratch),
       metrics: new Metrics(),
       namespaceStats: new NamespaceStats([]),
+      dashboard: new DashboardStats(),
       // Every warm-up request is a caller who may do anything, keys or not.
       auth: new Authenticator({ ...state.settings, keys: new Map(), namespaces: undefined }),
     });

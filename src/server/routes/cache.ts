@@ -58,8 +58,14 @@ export function cacheRoutes(app: FastifyInstance): void {
     },
     async (request) => {
       const { prompt } = request.body;
-      const answer = await state.service.get(prompt, request.caller.namespace);
-      state.namespaceStats.record(request.caller.namespace, "main", answer === null ? "MISS" : "HIT");
+      const { namespace } = request.caller;
+      const started = performance.now();
+      let score: number | undefined;
+      const answer = await state.service.get(prompt, namespace, (outcome) => (score = outcome.score));
+      const status = answer === null ? "MISS" : "HIT";
+      state.namespaceStats.record(namespace, "main", status);
+      state.dashboard.lookup(namespace, "main", status, performance.now() - started, score, prompt);
+      if (answer !== null) state.dashboard.saved(namespace, prompt.length, answer.length);
       return { prompt, answer };
     },
   );

@@ -81,10 +81,40 @@ function setOutcomeHeaders(reply: FastifyReply, outcome: CacheOutcome): void {
   if (outcome.ageSeconds !== undefined) void reply.header("age", String(Math.floor(outcome.ageSeconds)));
 }
 
-/** Chunks as SSE; a failure mid-stream becomes an `error` event (OpenAI's SDK raises it), and no [DONE]. */
-async function* sse(chunks: AsyncIterable<unknown>, request: FastifyRequest): AsyncGenerator<string> {
+/** The text of a message's content (a string, or the text parts of a list); undefined when it has none. */
+function contentText(content: unknown): string | undefined {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return undefined;
+  const parts = content.flatMap((part) => (typeof (part as { text?: unknown })?.text === "string" ? [(part as { text: string }).text] : []));
+  return parts.length > 0 ? parts.join("\n") : undefined;
+}
+
+/** The characters of every message's text: what a hit spared the model reading. */
+function promptChars(messages: unknown): number {
+  let chars = 0;
+  if (Array.isArray(messages)) for (const message of messages) chars += contentText((message as { content?: unknown })?.content)?.length ?? 0;
+  return chars;
+}
+
+/** The text a chunk or a completion carries (its first choice's). */
+function answerText(result: unknown): string {
+  const choice = (result as { choices?: Array<{ message?: { content?: unknown }; delta?: { content?: unknown } }> })?.choices?.[0];
+  const content = choice?.message?.content ?? choice?.delta?.content;
+  return typeof content === "string" ? content : "";
+}
+
+/**
+ * Chunks as SSE; a failure mid-stream becomes an `error` event (OpenAI's SDK raises it), and no [DONE].
+ * `onText`, when given, hears the characters of the text the stream carried once it ends normally.
+ */
+async function* sse(chunks: AsyncIterable<unknown>, request: FastifyRequest, onText?: (chars: number) => void): AsyncGenerator<string> {
+  let chars = 0;
   try {
-    for await (const chunk of chunks) yield `data: ${JSON.stringify(chunk)}\n\n`;
+    for await (const chunk of chunks) {
+      if (onText) chars += answerText(chunk).length;
+      yield `data: ${JSON.stringify(chunk)}\n\n`;
+    }
+    onText?.(chars);
   } catch (error) {
     const { status, body } = describeError(error);
     if (status >= 500) request.log.error({ err: error }, "the proxied stream failed");
@@ -140,6 +170,7 @@ export function chatRoutes(app: FastifyInstance): void {
       const credential = digester && !request.caller.authenticated ? digester.digest(call) : undefined;
       const body = { ...request.body, [NAMESPACE_KEY]: request.caller.namespace, [CREDENTIAL_KEY]: credential } as unknown as CachedChatBody;
       let answer: Awaited<ReturnType<typeof cachedChatCompletion>>;
+      const started = performance.now();
       try {
         answer = await cachedChatCompletion(state.cache, body, {
           upstream: (sent, signal) => {
@@ -156,13 +187,23 @@ export function chatRoutes(app: FastifyInstance): void {
         return reply.code(error.status).headers(error.headers).send(error.body);
       }
       const { result, outcome } = answer;
+      const { namespace } = request.caller;
+      const { messages, model } = request.body;
       state.metrics.observeProxy(outcome.status);
-      state.namespaceStats.record(request.caller.namespace, "main", outcome.status);
+      state.namespaceStats.record(namespace, "main", outcome.status);
+      const dashboard = state.dashboard;
+      dashboard.lookup(namespace, "main", outcome.status, performance.now() - started, outcome.score, Array.isArray(messages) ? contentText(messages.at(-1)?.content) : undefined);
       setOutcomeHeaders(reply, outcome);
       if (result === null) throw new HttpProblem("SEMCACHE_NOT_FOUND", "search_only: no cached answer for this request.");
-      if (typeof (result as AsyncIterable<unknown>)[Symbol.asyncIterator] !== "function") return reply.type("application/json").send(result);
+      // A hit's savings: the prompt it spared the model, and the answer (a stream's once it has ended).
+      const saved =
+        outcome.status === "HIT" ? (chars: number) => dashboard.saved(namespace, promptChars(messages), chars, typeof model === "string" ? model : undefined) : undefined;
+      if (typeof (result as AsyncIterable<unknown>)[Symbol.asyncIterator] !== "function") {
+        saved?.(answerText(result).length);
+        return reply.type("application/json").send(result);
+      }
       void reply.type("text/event-stream").header("cache-control", "no-cache");
-      return reply.send(Readable.from(sse(result as AsyncIterable<unknown>, request)));
+      return reply.send(Readable.from(sse(result as AsyncIterable<unknown>, request, saved)));
     },
   );
 }

@@ -62,8 +62,10 @@ export async function mapRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { prompt } = request.query;
       state.service.checkPrompt(prompt);
+      const started = performance.now();
       const answer = await get(prompt, { cacheObj: state.mapCache, partition: mapFields(request.caller.namespace) });
       state.namespaceStats.record(request.caller.namespace, "map", answer === null ? "MISS" : "HIT");
+      state.dashboard.lookup(request.caller.namespace, "map", answer === null ? "MISS" : "HIT", performance.now() - started);
       if (answer === null) throw new HttpProblem("SEMCACHE_NOT_FOUND", "No answer is stored for this prompt.");
       return reply.type("text/plain; charset=utf-8").send(answer);
     },

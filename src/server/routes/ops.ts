@@ -7,6 +7,7 @@ import type { FastifyInstance } from "fastify";
 import { seesEveryNamespace } from "../auth.js";
 import { renderNamespace } from "../metrics.js";
 import { errorResponses, security } from "./cache.js";
+import { errorBudgetSchema } from "./error-budget-schema.js";
 
 const stageSchema = { type: "object", properties: { count: { type: "integer" }, totalMs: { type: "number" }, averageMs: { type: "number" } } } as const;
 const reportSchema = {
@@ -20,6 +21,7 @@ const reportSchema = {
     savesSkipped: { type: "integer" },
     savedTokens: { type: "integer" },
     stages: { type: "object", additionalProperties: stageSchema },
+    errorBudget: errorBudgetSchema,
   },
 } as const;
 
@@ -47,7 +49,8 @@ export function opsRoutes(app: FastifyInstance): void {
       schema: {
         summary: "The caches' reports",
         description:
-          "Counters and per-stage timings of the main cache (/put, /get, the proxy) and of the plain map, plus the live entries. " +
+          "Counters and per-stage timings of the main cache (/put, /get, the proxy) and of the plain map, plus the live entries; " +
+          "with an error budget in use, its figures under `cache.errorBudget`. " +
           "A key working in one namespace (bound to it, or not an admin) gets that namespace's lookups only: `namespace`, `cache` and `map` counts.",
         tags: ["ops"],
         security,
@@ -85,7 +88,7 @@ export function opsRoutes(app: FastifyInstance): void {
       schema: {
         summary: "Prometheus metrics",
         description:
-          "Text exposition format 0.0.4: requests, hits, misses, latency per stage and per route, entries. " +
+          "Text exposition format 0.0.4: requests, hits, misses, latency per stage and per route, entries, and the error budget's figures when one is in use. " +
           "A key working in one namespace gets that namespace's lookup counters only.",
         tags: ["ops"],
         security,
