@@ -1,6 +1,6 @@
-/// <reference types="jest" />
 import { SemcacheError } from "../core/errors.js";
 import type { EmbeddingFunction, EmbeddingInput, EmbeddingOutput } from "../embeddings/types.js";
+import { resolveRunner, type ContractExpect, type TestRunner } from "./runner.js";
 
 export interface EmbeddingFunctionContractOptions {
   name: string;
@@ -8,12 +8,14 @@ export interface EmbeddingFunctionContractOptions {
   create: () => EmbeddingFunction | Promise<EmbeddingFunction>;
   /** Whether it implements embedBatch (checked against embed). Default true. */
   batch?: boolean;
+  /** The test runner's functions; default its globals (see TestRunner). */
+  runner?: TestRunner;
 }
 
 const TEXTS = ["What is the capital of France?", "How do I bake sourdough bread at home?", "Sort a list in Python"];
 
 /** A valid output: a string key for dimension 0, else a finite vector of exactly `dimension` numbers. */
-function expectValidOutput(fn: EmbeddingFunction, output: EmbeddingOutput): void {
+function expectValidOutput(expect: ContractExpect, fn: EmbeddingFunction, output: EmbeddingOutput): void {
   if (typeof output === "string") {
     expect(fn.dimension).toBe(0);
     return;
@@ -27,6 +29,7 @@ function expectValidOutput(fn: EmbeddingFunction, output: EmbeddingOutput): void
 /** Registers the behaviours every embedding function must have. */
 export function testEmbeddingFunction(options: EmbeddingFunctionContractOptions): void {
   const { name, create, batch = true } = options;
+  const { describe, it, expect, beforeEach } = resolveRunner(options.runner);
 
   describe(`${name} (embedding function contract)`, () => {
     let fn: EmbeddingFunction;
@@ -44,11 +47,11 @@ export function testEmbeddingFunction(options: EmbeddingFunctionContractOptions)
         expect(SemcacheError.isInstance(error)).toBe(true);
         return;
       }
-      expectValidOutput(fn, output);
+      expectValidOutput(expect, fn, output);
     };
 
     it("returns finite vectors of its dimension (or string keys at dimension 0)", async () => {
-      for (const text of TEXTS) expectValidOutput(fn, await fn.embed(text));
+      for (const text of TEXTS) expectValidOutput(expect, fn, await fn.embed(text));
     });
 
     it("is deterministic", async () => {

@@ -1,4 +1,3 @@
-/// <reference types="jest" />
 import { awaitAllCallbacks } from "@langchain/core/callbacks/promises";
 import { Runnable } from "@langchain/core/runnables";
 import { ValidationError } from "../core/errors.js";
@@ -6,6 +5,7 @@ import { cosineSimilarity } from "../core/vector-math.js";
 import type { EvaluationInput, EvaluationPair } from "../similarity/base.js";
 import { normalizeScore } from "../similarity/score.js";
 import type { SimilarityEvaluation } from "../similarity/types.js";
+import { resolveRunner, type TestRunner } from "./runner.js";
 
 export type { EvaluationPair } from "../similarity/base.js";
 
@@ -27,6 +27,8 @@ export interface SimilarityEvaluationContractOptions {
    * Default true.
    */
   runnable?: boolean;
+  /** The test runner's functions; default its globals (see TestRunner). */
+  runner?: TestRunner;
 }
 
 /** A deterministic bag-of-words vector (unit length; zero for text without words): texts sharing words are near. */
@@ -79,6 +81,8 @@ function randomQuestionPairs(count: number): Array<[string, string]> {
 /** Registers the behaviours every similarity evaluation must have. */
 export function testSimilarityEvaluation(options: SimilarityEvaluationContractOptions): void {
   const { name, create, identical, different, pair = syntheticPair, runnable = true } = options;
+  const runner = resolveRunner(options.runner);
+  const { describe, it, expect, beforeEach } = runner;
 
   describe(`${name} (similarity evaluation contract)`, () => {
     let evaluation: SimilarityEvaluation;
@@ -132,7 +136,7 @@ export function testSimilarityEvaluation(options: SimilarityEvaluationContractOp
       }
     });
 
-    if (runnable) testAsRunnable(() => evaluation, { identical, different, pair });
+    if (runnable) testAsRunnable(runner, () => evaluation, { identical, different, pair });
   });
 }
 
@@ -147,6 +151,7 @@ async function settle(promise: Promise<number>): Promise<{ value?: number; error
 
 /** The Runnable side of the contract: invoke is the normalised evaluation, with LangChain's usual behaviours. */
 function testAsRunnable(
+  { it, expect }: TestRunner,
   current: () => SimilarityEvaluation,
   pairs: Pick<SimilarityEvaluationContractOptions, "identical" | "different"> & { pair: NonNullable<SimilarityEvaluationContractOptions["pair"]> },
 ): void {

@@ -1,4 +1,3 @@
-/// <reference types="jest" />
 import { effectiveOrder, evictionComparator, evictionPolicy, FIFO, LFU, LRU } from "../manager/eviction/policies.js";
 import type { EvictionPolicy } from "../manager/eviction/types.js";
 import type { ScalarStore } from "../stores/scalar/types.js";
@@ -9,6 +8,7 @@ import {
   type ScalarStoreFactory,
   type ScalarStoreSuiteOptions,
 } from "./scalar-store-contract.js";
+import { resolveRunner, type TestRunner } from "./runner.js";
 
 export interface EvictionSuiteOptions {
   /** "LRU", "LFU", "FIFO" or a custom policy. */
@@ -18,6 +18,8 @@ export interface EvictionSuiteOptions {
   /** Names the store in test titles. Default "a store". */
   storeName?: string;
   cleanup?: ScalarStoreSuiteOptions["cleanup"];
+  /** The test runner's functions; default its globals (see TestRunner). */
+  runner?: TestRunner;
 }
 
 /** The scenario's first two records out, for the built-in policies (see insertEvictionScenario). */
@@ -45,9 +47,11 @@ async function insertMany(store: ScalarStore, count: number, createOn = (i: numb
 export function testEvictionPolicy(options: EvictionSuiteOptions): void {
   const policy = evictionPolicy(options.policy);
   const builtIn = [LRU, LFU, FIFO].includes(policy);
+  const runner = resolveRunner(options.runner);
+  const { describe, it, expect } = runner;
 
   describe(`${policy.name} eviction on ${options.storeName ?? "a store"} (eviction contract)`, () => {
-    const h = scalarStoreHarness(options.createStore, options.cleanup);
+    const h = scalarStoreHarness(options.createStore, options.cleanup, runner);
 
     it("maxSize 10 with cleanSize 2 after 19 inserts (evict after each) leaves 9", async () => {
       const store = await h.open();

@@ -1,3 +1,4 @@
+export * from "./runner.js";
 export * from "./manual-clock.js";
 export * from "./scalar-store-contract.js";
 export * from "./eviction-contract.js";

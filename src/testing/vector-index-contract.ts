@@ -1,11 +1,11 @@
-/// <reference types="jest" />
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DimensionMismatchError } from "../core/errors.js";
-import { cosineSimilarity, dot, l2Normalize } from "../core/vector-math.js";
+import { cosineSimilarity } from "../core/vector-math.js";
 import type { VectorIndex } from "../stores/vector/types.js";
-import { seededRandom } from "../core/random.js";
+import { randomUnitVector, seededRandom, vectorAtCosine } from "./random-vectors.js";
+import { resolveRunner, type TestRunner } from "./runner.js";
 
 /** Where and at what dimension the suite wants an index. */
 export interface VectorIndexContext {
@@ -27,28 +27,12 @@ export interface VectorIndexContractOptions {
   persistent?: boolean;
   /** Share of recall queries whose stored vector must come back first. Default 0.99; approximate indexes may declare less. */
   minRecall?: number;
+  /** The test runner's functions; default its globals (see TestRunner). */
+  runner?: TestRunner;
 }
 
-export { seededRandom };
-
-/** A random unit vector (Gaussian components, so directions are uniform). */
-export function randomUnitVector(dimension: number, random: () => number): Float32Array {
-  const vector = new Float32Array(dimension);
-  for (let i = 0; i < dimension; i++) {
-    const u = random() || Number.MIN_VALUE;
-    vector[i] = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random());
-  }
-  return l2Normalize(vector);
-}
-
-/** A unit vector whose cosine similarity to the unit vector `base` is `cosine`. */
-export function vectorAtCosine(base: Float32Array, cosine: number, random: () => number): Float32Array {
-  const noise = randomUnitVector(base.length, random);
-  const along = dot(noise, base);
-  const orthogonal = l2Normalize(noise.map((value, i) => value - along * base[i]));
-  const sine = Math.sqrt(1 - cosine * cosine);
-  return l2Normalize(base.map((value, i) => cosine * value + sine * orthogonal[i]));
-}
+// Kept importable from here, where tests have always found them.
+export { randomUnitVector, seededRandom, vectorAtCosine } from "./random-vectors.js";
 
 async function thrown(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
@@ -61,9 +45,10 @@ const DIM = 8;
 
 /**
  * Registers the behaviours every VectorIndex must have (distances are cosine distances, deletes hide,
- * persistence across close + reopen for indexes declared persistent). Run it from a jest test file.
+ * persistence across close + reopen for indexes declared persistent).
  */
 export function testVectorIndex(options: VectorIndexContractOptions): void {
+  const { describe, it, expect, beforeEach, afterEach } = resolveRunner(options.runner);
   const minRecall = options.minRecall ?? 0.99;
   const persistent = options.persistent ?? false;
   const itPersistent = persistent ? it : it.skip;
