@@ -17,6 +17,9 @@
  *   - `OLLAMA_HOST` and `LLAMACPP_URL`: a fake Ollama server and a fake llama.cpp server
  *     (src/testing/fake-servers/ollama.ts, llamacpp.ts, echoing questions), for snippets written as
  *     `cachedOllama({ host: process.env.OLLAMA_HOST })`; started only when a snippet reads them.
+ *   - `STABILITY_BASE_URL` and `REPLICATE_BASE_URL` (with `STABILITY_API_KEY` and `REPLICATE_API_TOKEN`): fake
+ *     Stability AI and Replicate servers (tests/adapters/fake-stability.ts, fake-replicate.ts), for snippets
+ *     written as `cachedStability({ baseUrl: process.env.STABILITY_BASE_URL })`; started only when a snippet reads them.
  *   - `SEMCACHE_URL`: a semcache server started here (buildServer, the offline semantic preset, its proxy's
  *     upstream the fake OpenAI server), for snippets written as `process.env.SEMCACHE_URL ?? "http://127.0.0.1:8000"`.
  *   - `PORT=0`: a snippet that starts a server of its own (`process.env.PORT ?? 8000`) takes a free port. Such
@@ -33,6 +36,8 @@ import type { FastifyInstance } from "fastify";
 import { Cache, initSimilarCache } from "../../src/index.js";
 import { buildServer } from "../../src/server/app.js";
 import { startFakeLlamaCpp, startFakeOllama, startFakeOpenAI, type FakeOpenAIServer, type FakeServer } from "../../src/testing/index.js";
+import { startFakeReplicate } from "../adapters/fake-replicate.js";
+import { startFakeStability } from "../adapters/fake-stability.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const SNIPPETS = join(ROOT, ".tmp", "snippets");
@@ -43,9 +48,11 @@ const POSTGRES_URL = process.env.SEMCACHE_TEST_POSTGRES_URL;
 const ENTRIES: Record<string, string> = {
   "langchain-semcache": "src/index.ts",
   "langchain-semcache/agents": "src/agents/index.ts",
+  "langchain-semcache/images": "src/adapters/images/index.ts",
   "langchain-semcache/langchain": "src/langchain/index.ts",
   "langchain-semcache/local-models": "src/adapters/local-models/index.ts",
   "langchain-semcache/openai": "src/adapters/openai/index.ts",
+  "langchain-semcache/replicate": "src/adapters/replicate/index.ts",
   "langchain-semcache/server": "src/server/index.ts",
   "langchain-semcache/stores": "src/stores/index.ts",
   "langchain-semcache/testing": "src/testing/index.ts",
@@ -157,6 +164,16 @@ describe("the TypeScript snippets of README.md and docs/ run", () => {
       const server = await start();
       modelServers.push(server);
       env[variable] = server.url;
+    }
+    for (const [variable, keyVariable, key, start] of [
+      ["STABILITY_BASE_URL", "STABILITY_API_KEY", "sk-test", startFakeStability],
+      ["REPLICATE_BASE_URL", "REPLICATE_API_TOKEN", "r8-test", startFakeReplicate],
+    ] as const) {
+      if (!snippets.some((snippet) => snippet.code.includes(variable))) continue;
+      const server = await start();
+      modelServers.push(server);
+      env[variable] = server.url;
+      env[keyVariable] = key;
     }
     if (snippets.some((snippet) => snippet.code.includes("SEMCACHE_URL"))) {
       // What `semcache serve` runs by default, its proxy's upstream the fake OpenAI server.
