@@ -18,7 +18,7 @@ export { CacheClient, type CacheClientOptions } from "./server/client.js";
 export type { DashboardData, WindowName } from "./server/dashboard/dashboard-view.js";
 
 // Presets
-export { initSimilarCache, DEFAULT_SIMILAR_THRESHOLD, type SimilarCacheOptions } from "./core/similar-cache.js";
+export { initSimilarCache, DEFAULT_SIMILAR_THRESHOLD, type SimilarCacheOptions } from "./presets/similar-cache.js";
 export { loadGptCacheConfig, similarCacheOptionsFromConfig, initSimilarCacheFromConfig, type GptCacheConfig } from "./config/gptcache-config.js";
 export { presetEvaluation, DEFAULT_PRESET_THRESHOLD, type PresetEvaluationOptions } from "./similarity/preset.js";
 

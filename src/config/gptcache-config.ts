@@ -9,7 +9,7 @@ import { parse } from "yaml";
 import type { Cache } from "../core/cache.js";
 import type { ConfigOptions } from "../core/config.js";
 import { ValidationError } from "../core/errors.js";
-import { initSimilarCache, type SimilarCacheOptions } from "../core/similar-cache.js";
+import { initSimilarCache, type SimilarCacheOptions } from "../presets/similar-cache.js";
 import type { ScalarParams, VectorParams } from "../manager/factory.js";
 import { concatAllQueries } from "../processors/context/concat.js";
 import { first, nop, randomOne, temperatureSoftmax } from "../processors/post.js";

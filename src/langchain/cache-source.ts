@@ -1,7 +1,7 @@
 import { Cache } from "../core/cache.js";
 import { MissingDependencyError, NotInitError, ValidationError } from "../core/errors.js";
 import { absorbFault } from "../core/pipeline.js";
-import { initSimilarCache } from "../core/similar-cache.js";
+import { initSimilarCache } from "../presets/similar-cache.js";
 import type { ManagerComponents } from "../manager/factory.js";
 import { FlatIndex } from "../stores/vector/flat.js";
 import { HnswIndex } from "../stores/vector/hnsw.js";

@@ -6,7 +6,7 @@ import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import { Cache } from "../core/cache.js";
 import { contextDigest } from "../core/conversation-context.js";
 import { NotInitError, ValidationError } from "../core/errors.js";
-import { initSimilarCache } from "../core/similar-cache.js";
+import { initSimilarCache } from "../presets/similar-cache.js";
 import { stableStringify } from "../core/keys.js";
 import { absorbFault, putAnswer, runCached, type RequestOptions } from "../core/pipeline.js";
 import type { CacheRequest } from "../core/types.js";

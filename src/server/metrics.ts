@@ -4,6 +4,7 @@
  * proxy outcomes, and the number of stored entries.
  */
 import type { Cache } from "../core/cache.js";
+import type { CacheStatus } from "../core/pipeline.js";
 import { STAGES } from "../core/report.js";
 import type { ErrorBudgetStats } from "../similarity/error-budget-evaluation.js";
 import type { LookupCounts, NamespaceCounts } from "./namespace-stats.js";
@@ -22,7 +23,7 @@ interface RouteSeries {
 
 export type { RouteSeries };
 
-export type ProxyOutcome = "HIT" | "MISS" | "SKIP";
+export type ProxyOutcome = CacheStatus;
 
 function escapeLabel(value: string): string {
   return value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");

@@ -3,7 +3,7 @@
  * works in one namespace reads these instead from /stats and /metrics: its namespace's figures, never the
  * store's totals. Counted in this process, since it started (as the caches' reports are).
  */
-import type { ProxyOutcome } from "./metrics.js";
+import type { CacheStatus } from "../core/pipeline.js";
 
 /** The main cache (/get and the proxy) or the plain map (GET /?prompt=). */
 export type CacheName = "main" | "map";
@@ -41,7 +41,7 @@ export class NamespaceStats {
   }
 
   /** Counts one lookup of a namespace (undefined: the shared default). */
-  record(namespace: string | undefined, cache: CacheName, outcome: ProxyOutcome): void {
+  record(namespace: string | undefined, cache: CacheName, outcome: CacheStatus): void {
     const counts = this.entry(namespace ?? DEFAULT)?.[cache];
     if (!counts) return;
     counts.requests++;

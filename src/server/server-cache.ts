@@ -10,7 +10,7 @@ import { loadGptCacheConfig, similarCacheOptionsFromConfig, type GptCacheConfig 
 import { Cache } from "../core/cache.js";
 import { Config, type ConfigOptions } from "../core/config.js";
 import { ValidationError } from "../core/errors.js";
-import { initSimilarCache, type SimilarCacheOptions } from "../core/similar-cache.js";
+import { initSimilarCache, type SimilarCacheOptions } from "../presets/similar-cache.js";
 import type { ServerSection } from "./server-config.js";
 
 export const NAMESPACE_KEY = "semcache_namespace";

@@ -4,7 +4,7 @@
  * the YAML form (unknown keys and wrong types name their path); `resolveServerSettings` fills defaults and
  * reads keys from the environment.
  */
-import type { Section } from "../config/gptcache-config.js";
+import type { Section } from "../config/section.js";
 import { ValidationError } from "../core/errors.js";
 import { checkPrices, readPrices, type ModelPrice } from "./dashboard/prices.js";
 

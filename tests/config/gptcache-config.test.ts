@@ -320,7 +320,7 @@ describe("initSimilarCacheFromConfig", () => {
     const batched = await open("embedding: use\nembedding_config:\n  batch_size: 16\n  worker: false\n");
     expect(isPreset(batched.evaluation)).toBe(true);
     expect(batched.threshold).toBe(DEFAULT_PRESET_THRESHOLD);
-    // Another embedding (wink: its judge is initSimilarCache's default for it, the cosine) is in tests/core/similar-cache.test.ts.
+    // Another embedding (wink: its judge is initSimilarCache's default for it, the cosine) is in tests/presets/similar-cache.test.ts.
     const named = await open("evaluation: distance\nconfig:\n  similarity_threshold: 0.85\n");
     expect(named.evaluation).toBeInstanceOf(DistanceEvaluation);
     expect(named.threshold).toBe(0.85);

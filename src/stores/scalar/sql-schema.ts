@@ -6,7 +6,7 @@
  * the other stores (the default collation would match "A" with "a" and ignore trailing spaces).
  */
 import { MYSQL_DIALECT, POSTGRES_DIALECT, type SqlDialect } from "./sql-statements.js";
-import type { TableNames } from "./sqlite-schema.js";
+import type { TableNames } from "./table-names.js";
 
 type ColumnType = "id" | "ref" | "text" | "tag" | "key" | "time" | "count" | "flag" | "bytes" | "real";
 

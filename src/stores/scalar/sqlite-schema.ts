@@ -2,26 +2,10 @@
  * SQLite's tables. The statements shared with the server databases are in `sql-statements.ts` (re-exported here
  * for the SQLite store); PostgreSQL's and MySQL's tables are in `sql-schema.ts`.
  */
-import { ValidationError } from "../../core/errors.js";
+import type { TableNames } from "./table-names.js";
 
 export { evictionSelect, scalarStatements, type RecordRow } from "./sql-statements.js";
-
-/** Table names after the user's prefix is applied. */
-export interface TableNames {
-  question: string;
-  session: string;
-  dep: string;
-  report: string;
-  meta: string;
-}
-
-/** Prefixes become part of SQL text, so only identifier characters are allowed. */
-export function tableNames(prefix: string): TableNames {
-  if (typeof prefix !== "string" || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(prefix)) {
-    throw new ValidationError(`tablePrefix must be letters, digits and underscores (not starting with a digit), got "${prefix}"`);
-  }
-  return { question: `${prefix}question`, session: `${prefix}session`, dep: `${prefix}dep`, report: `${prefix}report`, meta: `${prefix}meta` };
-}
+export { tableNames, type TableNames } from "./table-names.js";
 
 /**
  * SQLite tables. The answer lives in the question row: a hit reads one row instead of joining a second

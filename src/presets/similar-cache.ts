@@ -9,9 +9,9 @@ import { loadLexicon } from "../similarity/lexicon.js";
 import { DEFAULT_GUARD_THRESHOLD, PrecisionGuardEvaluation } from "../similarity/precision-guard.js";
 import { DEFAULT_PRESET_THRESHOLD, presetEvaluation } from "../similarity/preset.js";
 import type { SimilarityEvaluation } from "../similarity/types.js";
-import { cache as globalCache, type Cache } from "./cache.js";
-import { Config, type ConfigOptions } from "./config.js";
-import { ValidationError } from "./errors.js";
+import { cache as globalCache, type Cache } from "../core/cache.js";
+import { Config, type ConfigOptions } from "../core/config.js";
+import { ValidationError } from "../core/errors.js";
 
 /**
  * The preset's similarity threshold (cosine similarity of Universal Sentence Encoder vectors). Picked on the

@@ -12,7 +12,7 @@ import {
   get,
   put,
 } from "../../src/index.js";
-import { DEFAULT_SIMILAR_THRESHOLD, initSimilarCache } from "../../src/core/similar-cache.js";
+import { DEFAULT_SIMILAR_THRESHOLD, initSimilarCache } from "../../src/presets/similar-cache.js";
 import type { LangChainEmbeddingFunction } from "../../src/embeddings/resolve.js";
 import { UniversalSentenceEncoderEmbeddings } from "../../src/embeddings/use.js";
 import { tempDir } from "../helpers/fixtures.js";
