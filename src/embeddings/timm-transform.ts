@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { EmbeddingError, ValidationError } from "../core/errors.js";
-import type { RawImageLike } from "./image-input.js";
+import type { RawImageLike } from "./image-types.js";
 import { pilResize, type PilFilter } from "./pil-resize.js";
 
 /** timm's evaluation preprocessing, as `resolve_data_config(model.pretrained_cfg)` gives it. */
@@ -16,6 +16,10 @@ export interface TimmDataConfig {
   std: readonly [number, number, number];
   /** The classifier's classes (0: exported without a head). */
   numClasses: number;
+  /** The features' width (config.json `num_features`), which tells a channels-last feature map from channels-first. */
+  numFeatures?: number;
+  /** How the model pools tokens (config.json `global_pool`): "token" (the class token) or "avg" (the mean of the others). */
+  globalPool?: string;
 }
 
 /** The resampling filters timm names (Pillow's; timm's training-only "random" is not one). */
@@ -29,6 +33,8 @@ const DEFAULT_CROP_PCT = 0.875;
 
 interface TimmConfigJson {
   num_classes?: number;
+  num_features?: unknown;
+  global_pool?: unknown;
   pretrained_cfg?: {
     input_size?: unknown;
     interpolation?: unknown;
@@ -67,7 +73,17 @@ export async function readTimmConfig(path: string, feature: string): Promise<Tim
   const std = cfg.std ?? IMAGENET_STD;
   if (!isTriple(mean) || !isTriple(std) || std.some((x) => x <= 0)) throw bad("pretrained_cfg.mean and std must be three numbers each (std > 0).");
   const numClasses = cfg.num_classes ?? json.num_classes ?? 0;
-  return { inputSize: [3, size[1], size[2]], interpolation: interpolation as TimmInterpolation, cropPct, cropMode, mean, std, numClasses: Number(numClasses) || 0 };
+  const numFeatures = json.num_features;
+  if (numFeatures !== undefined && !(Number.isInteger(numFeatures) && (numFeatures as number) > 0)) throw bad(`num_features must be a positive integer, got ${JSON.stringify(numFeatures)}.`);
+  const globalPool = json.global_pool;
+  if (globalPool !== undefined && globalPool !== "" && globalPool !== "token" && globalPool !== "avg") {
+    throw bad(`global_pool ${JSON.stringify(globalPool)} is not supported here ("token", "avg"): export the model pooled (num_classes=0, its forward) instead.`);
+  }
+  return {
+    inputSize: [3, size[1], size[2]], interpolation: interpolation as TimmInterpolation, cropPct, cropMode, mean, std, numClasses: Number(numClasses) || 0,
+    ...(numFeatures === undefined ? {} : { numFeatures: numFeatures as number }),
+    ...(globalPool === undefined || globalPool === "" ? {} : { globalPool: globalPool as string }),
+  };
 }
 
 const roundHalfEven = (value: number) => (value % 1 === 0.5 ? 2 * Math.round(value / 2) : Math.round(value));

@@ -1,10 +1,12 @@
 import { dirname, join } from "node:path";
 import type { RawImage } from "@huggingface/transformers";
 import { EmbeddingError, ValidationError } from "../core/errors.js";
-import { decodeImage, type ImagePreprocess } from "./image-input.js";
+import { decodeImage } from "./image-input.js";
+import type { ImagePreprocess } from "./image-types.js";
 import { OnnxSession, requireModelFile, type OnnxOutput } from "./onnx-session.js";
 import { readTimmConfig, timmPixels, type TimmDataConfig } from "./timm-transform.js";
-import { importTransformers, LazyPipeline, type Transformers } from "./transformers.js";
+import { importTransformers, type Transformers } from "./transformers-library.js";
+import { LazyPipeline } from "./transformers.js";
 import type { EmbeddingFunction, EmbeddingInput } from "./types.js";
 
 export interface TimmImageEmbeddingsParams {
@@ -22,25 +24,47 @@ export interface TimmImageEmbeddingsParams {
 
 const FEATURE = "TimmImageEmbeddings";
 
+/** What the model's config says about its features' layout (see TimmDataConfig). */
+export interface FeatureLayout {
+  numFeatures?: number;
+  globalPool?: string;
+}
+
 /**
  * One vector per image from a model's features, as GPTCache's Timm post-processes `forward_features`:
- * [batch, dimension] as is (pooled already, e.g. exported with num_classes=0), [batch, tokens, dimension]
- * its first (class) token, [batch, channels, height, width] the average over the feature map.
+ * [batch, dimension] as is (pooled already, e.g. exported with num_classes=0); [batch, tokens, dimension] its
+ * first (class) token, or with global_pool "avg" the mean of the tokens after it; a feature map the average over
+ * its positions, channels first ([batch, channels, height, width]) unless `numFeatures` says they are last (Swin's
+ * [batch, height, width, channels]).
  */
-export function poolImageFeatures(output: OnnxOutput, feature = FEATURE): Float32Array[] {
+export function poolImageFeatures(output: OnnxOutput, layout: FeatureLayout = {}, feature = FEATURE): Float32Array[] {
   const { data, dims } = output;
   const [batch] = dims;
   const rows = (dimension: number, at: (b: number, d: number) => number) =>
     Array.from({ length: batch }, (_, b) => Float32Array.from({ length: dimension }, (_, d) => at(b, d)));
   if (dims.length === 2) return rows(dims[1], (b, d) => data[b * dims[1] + d]);
-  if (dims.length === 3) return rows(dims[2], (b, d) => data[b * dims[1] * dims[2] + d]);
+  if (dims.length === 3) {
+    const [, tokens, width] = dims;
+    if (layout.globalPool !== "avg") return rows(width, (b, d) => data[b * tokens * width + d]);
+    if (tokens < 2) throw new EmbeddingError(`${feature}: global_pool "avg" needs tokens after the class token; the output has shape [${dims.join(", ")}].`);
+    return rows(width, (b, d) => {
+      let sum = 0;
+      for (let t = 1; t < tokens; t++) sum += data[(b * tokens + t) * width + d];
+      return sum / (tokens - 1);
+    });
+  }
   if (dims.length === 4) {
-    const [, channels, height, width] = dims;
-    const area = height * width;
+    const { numFeatures } = layout;
+    const channelsLast = numFeatures !== undefined && dims[3] === numFeatures && dims[1] !== numFeatures;
+    if (numFeatures !== undefined && !channelsLast && dims[1] !== numFeatures) {
+      throw new EmbeddingError(`${feature}: the feature map has shape [${dims.join(", ")}]; neither its second nor its last axis is num_features (${numFeatures}).`);
+    }
+    const [channels, area] = channelsLast ? [dims[3], dims[1] * dims[2]] : [dims[1], dims[2] * dims[3]];
+    // Channels first: a channel's positions are consecutive; channels last: a position's channels are.
+    const at = channelsLast ? (b: number, c: number, i: number) => (b * area + i) * channels + c : (b: number, c: number, i: number) => (b * channels + c) * area + i;
     return rows(channels, (b, c) => {
       let sum = 0;
-      const offset = (b * channels + c) * area;
-      for (let i = 0; i < area; i++) sum += data[offset + i];
+      for (let i = 0; i < area; i++) sum += data[at(b, c, i)];
       return sum / area;
     });
   }
@@ -141,7 +165,7 @@ export class TimmImageEmbeddings implements EmbeddingFunction {
         `${FEATURE}: the model outputs ${cfg.numClasses} class logits; export its features instead (timm.create_model(name, pretrained=True, num_classes=0), or forward_features).`,
       );
     }
-    const vectors = poolImageFeatures(output);
+    const vectors = poolImageFeatures(output, cfg);
     for (const [i, vector] of vectors.entries()) {
       if (!vector.every(Number.isFinite)) throw new EmbeddingError(`${FEATURE}: the model gave input ${i} a non-finite vector.`);
       if (this.normalize) {

@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import type { PreTrainedTokenizer } from "@huggingface/transformers";
 import { EmbeddingError, ValidationError } from "../core/errors.js";
 import { padEncodings, WordPieceTokenizer, type Encoding, type TextTokenizer, type TokenizerJson } from "./tokenizer.js";
-import { importTransformers } from "./transformers.js";
+import { importTransformers } from "./transformers-library.js";
 
 /** What transformers.js's tokenizer returns for one text with `return_tensor: false`. */
 interface EncodedText {

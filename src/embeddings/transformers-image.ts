@@ -1,10 +1,12 @@
 import type { ImageFeatureExtractionPipeline, RawImage, Tensor } from "@huggingface/transformers";
 import { EmbeddingError, ValidationError } from "../core/errors.js";
-import { decodeImage, type ImagePreprocess } from "./image-input.js";
-import { checkModelOptions, importTransformers, LazyPipeline, loadTransformersPipeline, tensorRows, type Transformers, type TransformersModelOptions } from "./transformers.js";
+import { decodeImage } from "./image-input.js";
+import type { ImagePreprocess } from "./image-types.js";
+import { importTransformers, type Transformers } from "./transformers-library.js";
+import { checkModelOptions, LazyPipeline, loadTransformersPipeline, tensorRows, type TransformersModelOptions } from "./transformers.js";
 import type { EmbeddingFunction, EmbeddingInput } from "./types.js";
 
-export type { ImageInput, ImagePreprocess, RawImageLike } from "./image-input.js";
+export type { ImageInput, ImagePreprocess, RawImageLike } from "./image-types.js";
 
 export interface TransformersImageEmbeddingsParams extends TransformersModelOptions {
   preprocess?: ImagePreprocess;

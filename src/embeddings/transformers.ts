@@ -1,18 +1,10 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import { Embeddings, type EmbeddingsParams } from "@langchain/core/embeddings";
-import type * as TransformersModule from "@huggingface/transformers";
 import type { DataType, FeatureExtractionPipeline, PipelineType, Tensor } from "@huggingface/transformers";
 import { EmbeddingError, SemcacheError, ValidationError } from "../core/errors.js";
-import { importOptional } from "../core/optional-import.js";
+import { importTransformers } from "./transformers-library.js";
 
-export type Transformers = typeof TransformersModule;
-
-/** @huggingface/transformers, loaded on first use (a MissingDependencyError naming it when it is not installed). */
-export async function importTransformers(feature: string): Promise<Transformers> {
-  const imported = await importOptional<Transformers & { default?: Transformers }>("@huggingface/transformers", feature);
-  return imported.default ?? imported;
-}
 
 /** Where a transformers.js model comes from, shared by the text and image embeddings. */
 export interface TransformersModelOptions {

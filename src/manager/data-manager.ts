@@ -220,7 +220,9 @@ export class DataManager {
    * Stores entries (one scalar transaction, then the index); evicts and purges as configured. Returns ids.
    * Resolves exactly when the entries are stored, so a caller that retries a failed save never stores one twice:
    * an index that refuses them has them hidden again before the error is thrown, and an eviction or expiry
-   * failing after the commit does not fail the save (it runs again before the next save's insert).
+   * failing after the commit does not fail the save (it runs again before the next save's insert). One exception:
+   * a store whose write outlives its deadline (the SQLite writer thread, a server database's timeoutMs) reports
+   * a failure for a transaction that may still commit afterwards.
    */
   async save(items: readonly SaveItem[]): Promise<number[]> {
     if (items.length === 0) return [];

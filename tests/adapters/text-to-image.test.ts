@@ -103,7 +103,7 @@ describe("cachedTextToImage", () => {
         const first = solidPng(`${prompt}1`, 4, 4);
         return { images: [{ bytes: first, metadata: { seed: 11 } }, { bytes: new Uint8Array(solidPng(`${prompt}2`, 4, 4)).buffer, metadata: { seed: 12 } }] };
       },
-      { cache },
+      { cache, name: "pair" },
     );
     const miss = await generate("two cats");
     const hit = await generate("two cats");
@@ -121,7 +121,7 @@ describe("cachedTextToImage", () => {
         if (prompt.includes("boom")) throw new Error("GPU fell over");
         return { images: [{ bytes: solidPng(prompt, 4, 4), metadata: { finishReason: "CONTENT_FILTERED" } }], cacheable: false };
       },
-      { cache, responseFormat: "url" },
+      { cache, name: "filtered", responseFormat: "url" },
     );
     await expect(generate("boom")).rejects.toThrow("GPU fell over");
     await expect(generate("boom")).rejects.toThrow("GPU fell over");
@@ -174,7 +174,11 @@ describe("cachedTextToImage", () => {
     await expect(cachedTextToImage(draw, { cache: bare })("a fox")).rejects.toThrow(/object store/);
     expect(calls).toHaveLength(0);
     const cache = await imageCache();
-    await expect(cachedTextToImage(async () => "not an image" as never, { cache })("a fox")).rejects.toThrow(ValidationError);
+    await expect(cachedTextToImage(async () => "not an image" as never, { cache, name: "broken" })("a fox")).rejects.toThrow(ValidationError);
+    // An inline arrow has no name: two of them on one cache would share images.
+    expect(() => cachedTextToImage(async () => solidPng("x", 2, 2), { cache })).toThrow(/has no name: give `name`/);
+    // An option that is not plain JSON would key as {}: two different blobs would share an image.
+    await expect(cachedTextToImage(draw, { cache })("a fox", { initImage: new Blob(["a"]) } as never)).rejects.toThrow(/options\.initImage is not plain JSON/);
     expect(await cache.dataManager.count()).toBe(0);
     expect(() => cachedTextToImage("nope" as never)).toThrow(ValidationError);
     expect(() => cachedTextToImage(draw, { responseFormat: "jpeg" as never })).toThrow(ValidationError);
@@ -192,7 +196,7 @@ describe("cachedTextToImage", () => {
         seen = signal;
         return solidPng("x", 2, 2);
       },
-      { cache },
+      { cache, name: "abortable" },
     );
     const controller = new AbortController();
     await generate("a hat", {}, { signal: controller.signal });

@@ -78,7 +78,7 @@ describe("cachedVisualQuestionAnswering", () => {
         if (question === "crash?") throw new Error("model crashed");
         return question === "silence?" ? "" : "yes";
       },
-      { cache },
+      { cache, name: "flaky" },
     );
     await expect(ask(red, "crash?")).rejects.toThrow("model crashed");
     await expect(ask(red, "crash?")).rejects.toThrow("model crashed");
@@ -98,7 +98,7 @@ describe("cachedVisualQuestionAnswering", () => {
     await expect(ask(42 as never, "what?")).rejects.toThrow(ValidationError);
     await expect(ask(red, "  ")).rejects.toThrow(ValidationError);
     expect(seen).toHaveLength(0);
-    await expect(cachedVisualQuestionAnswering(async () => 42 as never, { cache })(red, "what?")).rejects.toThrow(/string/);
+    await expect(cachedVisualQuestionAnswering(async () => 42 as never, { cache, name: "numeric" })(red, "what?")).rejects.toThrow(/string/);
     expect(() => cachedVisualQuestionAnswering(answer, { downloadTimeoutMs: 0 })).toThrow(ValidationError);
     expect(() => cachedVisualQuestionAnswering(answer, { fetch: "no" as never })).toThrow(ValidationError);
   });

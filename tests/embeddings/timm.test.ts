@@ -61,6 +61,7 @@ describe("TimmImageEmbeddings", () => {
       mean: [0.485, 0.456, 0.406],
       std: [0.229, 0.224, 0.225],
       numClasses: 0,
+      numFeatures: 8,
     });
   });
 
@@ -128,6 +129,12 @@ describe("TimmImageEmbeddings", () => {
     expect(poolImageFeatures({ data: Float32Array.from([1, 2, 9, 9, 3, 4, 9, 9]), dims: [2, 2, 2] })).toEqual([Float32Array.from([1, 2]), Float32Array.from([3, 4])]);
     expect(poolImageFeatures({ data: Float32Array.from([1, 3, 5, 7, 2, 2, 2, 2]), dims: [1, 2, 2, 2] })).toEqual([Float32Array.from([4, 2])]);
     expect(() => poolImageFeatures({ data: new Float32Array(2), dims: [2] })).toThrow(EmbeddingError);
+    // Swin's feature map is channels last: num_features says which axis holds the channels.
+    const swin = { data: Float32Array.from([1, 10, 20, 3, 10, 20]), dims: [1, 1, 2, 3] };
+    expect(poolImageFeatures(swin, { numFeatures: 3 })).toEqual([Float32Array.from([2, 10, 20])]);
+    expect(() => poolImageFeatures(swin, { numFeatures: 7 })).toThrow(/neither its second nor its last axis/);
+    // global_pool "avg" (BEiT): the mean of the tokens after the class token.
+    expect(poolImageFeatures({ data: Float32Array.from([9, 9, 1, 2, 3, 4]), dims: [1, 3, 2] }, { globalPool: "avg" })).toEqual([Float32Array.from([2, 3])]);
   });
 
   describe("typed errors", () => {

@@ -111,6 +111,19 @@ describe("/dashboard/data", () => {
     }
   });
 
+  it("a clear forgets the questions it shows (frequent, latest misses); the counts stay", async () => {
+    server = await exactApp();
+    await server.post("/put", { prompt: "a question to forget", answer: "x" });
+    await server.post("/get", { prompt: "a question to forget" });
+    await server.post("/get", { prompt: "a miss to forget" });
+    expect((await data()).frequentQuestions).toHaveLength(2);
+    expect((await server.post("/clear", {})).statusCode).toBe(200);
+    const view = await data();
+    expect(view.frequentQuestions).toEqual([]);
+    expect(view.recentMisses).toEqual([]);
+    expect(view.totals).toMatchObject({ requests: 2, hits: 1, misses: 1 });
+  });
+
   it("counts each miss's nearest candidate's score, and what another threshold would have served", async () => {
     now = START;
     server = await exactApp(

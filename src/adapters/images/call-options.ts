@@ -66,3 +66,59 @@ export function checkSettings(where: string, settings: unknown): Record<string, 
   if (!isObject(settings)) throw new ValidationError(`${where}: options must be an object.`);
   return settings;
 }
+
+/**
+ * Where an option value is not plain JSON (a Blob, a Map, a Date, a function, a class instance), by its path:
+ * such a value would be written into the key as `{}`, and two different ones would share an answer.
+ */
+function notPlainJson(value: unknown, path: string): string | undefined {
+  if (value === null || typeof value === "string" || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value))) return undefined;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = notPlainJson(item, `${path}[${i}]`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+    for (const [name, item] of Object.entries(value)) {
+      const found = item === undefined ? undefined : notPlainJson(item, `${path}.${name}`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  return path;
+}
+
+/**
+ * The options that key the answer: every one but the neutral ones, each of them plain JSON (strings, numbers,
+ * booleans, arrays, plain objects); another value is refused by its path rather than keyed as `{}`.
+ */
+export function keyedSettings(where: string, options: Record<string, unknown>, neutral: ReadonlySet<string>): Record<string, unknown> {
+  const keyed = Object.fromEntries(Object.entries(options).filter(([name, value]) => value !== undefined && !neutral.has(name)));
+  const found = notPlainJson(keyed, "options");
+  if (found) {
+    throw new ValidationError(`${where}: ${found} is not plain JSON (a string, number, boolean, array or plain object), so it cannot key the answer: pass a URL, a digest or a name, or list the option in neutralOptions.`);
+  }
+  return keyed;
+}
+
+/** The option names that do not key the answer (neutralOptions), checked. */
+export function neutralOptionNames(where: string, list: unknown): ReadonlySet<string> {
+  const names = list ?? [];
+  if (!Array.isArray(names) || !names.every((field) => typeof field === "string")) {
+    throw new ValidationError(`${where}: \`neutralOptions\` must be a list of option names.`);
+  }
+  return new Set(names);
+}
+
+/**
+ * The name that keys a function's answers: `name`, else the function's own. A function without one (an inline
+ * arrow) is refused: two such functions on one cache would share their answers.
+ */
+export function functionName(where: string, fn: { name: string }, name: unknown): string {
+  if (name !== undefined && (typeof name !== "string" || name === "")) throw new ValidationError(`${where}: \`name\` must be a non-empty string.`);
+  const chosen = (name as string | undefined) ?? fn.name;
+  if (!chosen) throw new ValidationError(`${where}: the function has no name: give \`name\` (what keeps its answers apart from another function's on the same cache).`);
+  return chosen;
+}

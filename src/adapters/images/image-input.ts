@@ -15,7 +15,7 @@ export interface ResolvedImage {
   /** SHA-256 of the bytes, hex. */
   digest: string;
   mimeType: string;
-  /** The http(s) URL the caller gave (a backend may send it on instead of the bytes). */
+  /** The http(s) URL the caller gave. A backend sends the bytes, never this: the URL may serve another image by then. */
   url?: string;
 }
 

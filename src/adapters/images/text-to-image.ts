@@ -9,6 +9,9 @@ import {
   checkPrompt,
   checkSettings,
   defaultFlowOptions,
+  functionName,
+  keyedSettings,
+  neutralOptionNames,
   type CacheSettings,
   type ImageCallOptions,
   type SearchOnlyCall,
@@ -59,18 +62,13 @@ function normalizeImages(result: unknown, where: string): GeneratedImages {
   throw new ValidationError(`${where}: the function must return image bytes, a list of them, or { images: [{ bytes }] }.`);
 }
 
-/** The options that key the image: every one but the neutral ones. */
-export function keyedSettings(options: Record<string, unknown>, neutral: ReadonlySet<string>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(options).filter(([name, value]) => value !== undefined && !neutral.has(name)));
-}
-
 /**
  * Puts the cache in front of a text-to-image function. Images are kept in the cache's object store (the data
  * manager needs an object kind, e.g. `managerFactory("sqlite,hnswlib,local")`) and come back as bytes, base64
  * or a link, whatever format the stored one was asked in.
  *
  * ```ts
- * const draw = cachedTextToImage(async (prompt, { size }) => pipeline(prompt, size), { cache, responseFormat: "base64" });
+ * const draw = cachedTextToImage(async (prompt, { size }) => pipeline(prompt, size), { cache, name: "my-pipeline", responseFormat: "base64" });
  * const { images, semcache } = await draw("a red fox", { size: "512x512" });
  * ```
  */
@@ -81,14 +79,9 @@ export function cachedTextToImage<O extends Record<string, unknown> = Record<str
   const where = "cachedTextToImage";
   if (typeof fn !== "function") throw new ValidationError(`${where} needs a function.`);
   const defaults = defaultFlowOptions(where, options);
-  if (options.name !== undefined && (typeof options.name !== "string" || options.name === "")) throw new ValidationError(`${where}: \`name\` must be a non-empty string.`);
-  const name = options.name ?? (fn.name || "anonymous");
+  const name = functionName(where, fn, options.name);
   const format = checkResponseFormat(options.responseFormat, where);
-  const neutralList = options.neutralOptions ?? [];
-  if (!Array.isArray(neutralList) || !neutralList.every((field) => typeof field === "string")) {
-    throw new ValidationError(`${where}: \`neutralOptions\` must be a list of option names.`);
-  }
-  const neutral = new Set(neutralList);
+  const neutral = neutralOptionNames(where, options.neutralOptions);
 
   return (async (prompt: string, settings?: O, call?: ImageCallOptions) => {
     const text = checkPrompt(where, prompt);
@@ -96,7 +89,7 @@ export function cachedTextToImage<O extends Record<string, unknown> = Record<str
     return runImageGeneration({
       name: `fn:${name}`,
       prompt: text,
-      settings: keyedSettings(given, neutral),
+      settings: keyedSettings(where, given, neutral),
       options: callFlowOptions(where, defaults, call),
       responseFormat: callResponseFormat(where, format, call),
       generate: async () => normalizeImages(await fn(text, given, { signal: call?.signal }), where),

@@ -11,9 +11,8 @@ import { getPrompt } from "../../processors/pre.js";
 import { hitMarker } from "../openai/marker.js";
 import { withDefaultKey } from "../openai/options.js";
 import type { OpenAIHitMarker } from "../openai/types.js";
-import { callFlowOptions, checkPrompt, checkSettings, defaultFlowOptions, type CacheSettings, type CallOptions, type SearchOnlyCall } from "./call-options.js";
+import { callFlowOptions, checkPrompt, checkSettings, defaultFlowOptions, functionName, keyedSettings, neutralOptionNames, type CacheSettings, type CallOptions, type SearchOnlyCall } from "./call-options.js";
 import { resolveImage, type ImageInput, type ResolvedImage } from "./image-input.js";
-import { keyedSettings } from "./text-to-image.js";
 
 /** An answer; `semcache` marks a hit (absent when the model answered). */
 export interface VisualAnswer {
@@ -58,16 +57,11 @@ export function cachedVisualQuestionAnswering<O extends Record<string, unknown> 
   const where = "cachedVisualQuestionAnswering";
   if (typeof fn !== "function") throw new ValidationError(`${where} needs a function.`);
   const defaults = defaultFlowOptions(where, options);
-  if (options.name !== undefined && (typeof options.name !== "string" || options.name === "")) throw new ValidationError(`${where}: \`name\` must be a non-empty string.`);
   if (options.fetch !== undefined && typeof options.fetch !== "function") throw new ValidationError(`${where}: \`fetch\` must be a function.`);
   const downloadTimeoutMs = options.downloadTimeoutMs ?? DEFAULT_DOWNLOAD_TIMEOUT_MS;
   if (!(Number.isFinite(downloadTimeoutMs) && downloadTimeoutMs > 0)) throw new ValidationError(`${where}: \`downloadTimeoutMs\` must be a positive number.`);
-  const neutralList = options.neutralOptions ?? [];
-  if (!Array.isArray(neutralList) || !neutralList.every((field) => typeof field === "string")) {
-    throw new ValidationError(`${where}: \`neutralOptions\` must be a list of option names.`);
-  }
-  const neutral = new Set(neutralList);
-  const name = `vqa:${options.name ?? (fn.name || "anonymous")}`;
+  const neutral = neutralOptionNames(where, options.neutralOptions);
+  const name = `vqa:${functionName(where, fn, options.name)}`;
 
   return (async (input: ImageInput, question: string, settings?: O, call?: CallOptions) => {
     const text = checkPrompt(where, question);
@@ -76,7 +70,7 @@ export function cachedVisualQuestionAnswering<O extends Record<string, unknown> 
     const image = await resolveImage(input, { fetch: options.fetch, signal: call?.signal, downloadTimeoutMs });
     return runCached<VisualAnswer>({ prompt: text }, withDefaultKey(flow, getPrompt), {
       name,
-      partition: `${name}\u0000${image.digest}\u0000${stableStringify(keyedSettings(given, neutral))}`,
+      partition: `${name}\u0000${image.digest}\u0000${stableStringify(keyedSettings(where, given, neutral))}`,
       call: async () => {
         const answer = await fn(image, text, given, { signal: call?.signal });
         if (typeof answer !== "string") throw new ValidationError(`${where}: the function must return the answer as a string.`);

@@ -131,8 +131,9 @@ export function cachedReplicate(options: CachedReplicateOptions = {}): CachedRep
     const fixed = checkSettings(setupWhere, setup.input);
     return cachedVisualQuestionAnswering(
       async (image, question, extra, context) => {
-        // A URL the caller gave is sent on (Replicate fetches it); bytes go inline as a data: URL.
-        const input = { ...fixed, ...extra, [imageField]: image.url ?? dataUrlOf(image), [questionField]: question };
+        // The bytes that were keyed go inline as a data: URL, never the caller's URL: Replicate would fetch it again,
+        // and a URL that serves another image by then would get that image's answer stored under this one's digest.
+        const input = { ...fixed, ...extra, [imageField]: dataUrlOf(image), [questionField]: question };
         return answerText((await runPrediction(connection, model, input, timing, context.signal)).output);
       },
       {

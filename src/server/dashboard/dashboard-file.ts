@@ -39,6 +39,7 @@ export function persistDashboard(app: FastifyInstance, stats: DashboardStats, fi
       .finally(() => (saving = undefined));
     return saving;
   };
+  stats.onForget = () => void save();
   const timer = setInterval(() => void save(), SAVE_INTERVAL_MS);
   timer.unref();
   app.addHook("onClose", async () => {

@@ -62,6 +62,15 @@ export class DashboardStats {
     this.seriesFor(namespace).saved(this.now(), inputTokens, outputTokens, this.prices.cost(model, inputTokens, outputTokens));
   }
 
+  /** Runs after forgetQuestions (the saved file is written again at once). */
+  onForget?: () => void;
+
+  /** Forgets every namespace's questions (a clear of the cache removes every trace of its entries); counts stay. */
+  forgetQuestions(): void {
+    for (const series of this.series.values()) series.forgetQuestions();
+    this.onForget?.();
+  }
+
   /** The series of one namespace (undefined: the shared default), or none when it never had any. */
   of(namespace: string | undefined): LookupSeries | undefined {
     return this.series.get(namespace ?? DEFAULT_NAMESPACE);

@@ -19,10 +19,6 @@ export const DEFAULT_WINDOW: WindowName = "1h";
 
 /** How many frequent questions and recent misses the view lists. */
 const LISTED = 20;
-/** Questions are shown up to this many characters (a prompt may hold thousands): the page polls every few seconds. */
-export const SHOWN_QUESTION_CHARS = 300;
-
-const shown = (question: string) => (question.length > SHOWN_QUESTION_CHARS ? `${question.slice(0, SHOWN_QUESTION_CHARS)}…` : question);
 
 export interface LatencySummary {
   count: number;
@@ -171,7 +167,7 @@ function whatIf(hits: number[], nearest: number[], requests: number): DashboardD
 function frequent(sources: ReadonlyArray<[string | undefined, LookupSeries]>, labelled: boolean): DashboardData["frequentQuestions"] {
   return sources
     .flatMap(([namespace, series]) =>
-      series.frequent.top(LISTED).map((row) => ({ ...row, question: shown(row.question), ...(labelled ? { namespace: namespace ?? "(other namespaces)" } : {}) })),
+      series.frequent.top(LISTED).map((row) => ({ ...row, ...(labelled ? { namespace: namespace ?? "(other namespaces)" } : {}) })),
     )
     .sort((a, b) => b.count - a.count)
     .slice(0, LISTED);
@@ -180,7 +176,7 @@ function frequent(sources: ReadonlyArray<[string | undefined, LookupSeries]>, la
 function recent(sources: ReadonlyArray<[string | undefined, LookupSeries]>, labelled: boolean): DashboardData["recentMisses"] {
   return sources
     .flatMap(([namespace, series]) =>
-      series.misses.list().map((row) => ({ ...row, question: shown(row.question), ...(labelled ? { namespace: namespace ?? "(other namespaces)" } : {}) })),
+      series.misses.list().map((row) => ({ ...row, ...(labelled ? { namespace: namespace ?? "(other namespaces)" } : {}) })),
     )
     .sort((a, b) => b.at - a.at)
     .slice(0, LISTED);

@@ -38,6 +38,11 @@ export class FrequentQuestions {
     this.slots.set(question, least);
   }
 
+  /** Forgets every question (a clear of the cache). */
+  clear(): void {
+    this.slots.clear();
+  }
+
   /** The `limit` most counted, most first. */
   top(limit: number): FrequentQuestion[] {
     return [...this.slots.values()]
@@ -89,6 +94,13 @@ export class RecentMisses {
     this.scores[this.next] = score ?? Number.NaN;
     this.times[this.next] = atMs;
     this.next = (this.next + 1) % this.capacity;
+  }
+
+  /** Forgets every question (a clear of the cache). */
+  clear(): void {
+    this.questions.fill(undefined);
+    this.scores.fill(Number.NaN);
+    this.next = 0;
   }
 
   /** Newest first. */

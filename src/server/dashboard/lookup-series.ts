@@ -52,6 +52,9 @@ function addSaved(ring: RingSeries, nowMs: number, inputTokens: number, outputTo
   ring.sums[at + SUM.savedCost] += cost;
 }
 
+/** Characters of a question kept for the frequent questions and the latest misses (the page shows as many). */
+export const KEPT_QUESTION_CHARS = 300;
+
 export class LookupSeries {
   readonly minute = new RingSeries(MINUTE_MS, MINUTE_BUCKETS, COUNT_FIELDS, SUM_FIELDS);
   readonly hour = new RingSeries(HOUR_MS, HOUR_BUCKETS, COUNT_FIELDS, SUM_FIELDS);
@@ -63,8 +66,16 @@ export class LookupSeries {
     this.add(this.minute, nowMs, cache, status, latencyMs, score);
     this.add(this.hour, nowMs, cache, status, latencyMs, score);
     if (question === undefined) return;
-    this.frequent.add(question);
-    if (status === "MISS") this.misses.add(question, score, nowMs);
+    // Only the start of a long question is kept: the rings stay small, and so does the saved file.
+    const kept = question.length > KEPT_QUESTION_CHARS ? `${question.slice(0, KEPT_QUESTION_CHARS)}…` : question;
+    this.frequent.add(kept);
+    if (status === "MISS") this.misses.add(kept, score, nowMs);
+  }
+
+  /** Forgets the questions it holds (a clear of the cache); the counts stay. */
+  forgetQuestions(): void {
+    this.frequent.clear();
+    this.misses.clear();
   }
 
   /** A hit's estimated savings: tokens and their price. */

@@ -59,7 +59,7 @@ export const PAGE_HTML = `<!doctype html>
     <div>
       <h2>judge scores <small>(hits, and each miss's nearest candidate; line: threshold <span data-figure="threshold"></span>)</small></h2>
       <div id="scores" class="chart"></div>
-      <p id="scores-note" class="note" hidden>No miss came with its nearest candidate's score (this cache does not report it): the table counts the hits only.</p>
+      <p id="scores-note" class="note" hidden>No miss in this window had a candidate to judge (an exact-match cache, or nothing stored nearby): the table counts the hits only.</p>
     </div>
     <div>
       <h2>another threshold</h2>

@@ -102,6 +102,7 @@ export function cacheRoutes(app: FastifyInstance): void {
     },
     async () => {
       await state.service.clear();
+      state.dashboard.forgetQuestions();
       return { ok: true };
     },
   );

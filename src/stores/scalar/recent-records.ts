@@ -6,13 +6,13 @@ let writesInProcess = 0;
 /**
  * Records one SQLite connection found by key hash, kept so a repeated exact lookup skips reading the row.
  * They stay valid only while no other connection has committed to the file: SQLite's `PRAGMA data_version`
- * is read by the first lookup of each event-loop turn and the first after a write by another store of this
- * process, and a change made elsewhere empties the set. Once a turn is enough for other processes: a request
+ * is read by the first lookup of each event-loop turn and the first after a write by a store of this process,
+ * and a change (any commit, the store's own writer thread's included) empties the set. Once a turn is enough for other processes: a request
  * whose sender saw another process's write finish reaches this process's socket after that write, so it is
  * read in a later turn than any lookup that could have missed it. (Checked on every lookup, the statement took
- * 13% of a loaded server's time: it takes SQLite's shared-memory read lock.) This connection's own writes are
- * applied as they happen (`forgetKeys`, `forgetIds`, `touched`, `clear`), so a lookup never answers with
- * anything the file no longer holds. Least recently used records go first once `capacity` are kept.
+ * 13% of a loaded server's time: it takes SQLite's shared-memory read lock.) The store's own writes are also
+ * applied before they are posted and again once they commit (`forgetKeys`, `forgetIds`, `touched`, `clear`), so
+ * a lookup never answers with anything the file no longer holds. Least recently used records go first once `capacity` are kept.
  */
 export class RecentRecords {
   private readonly byKey = new Map<string, CacheRecord>();
@@ -46,13 +46,12 @@ export class RecentRecords {
   }
 
   /**
-   * Counts a write by this set's own connection: the other sets of this process re-check the file's version
-   * before their next lookup; this one need not (a connection's own commits leave its data_version alone).
+   * Counts a write by this set's store: every set of this process, this one included, re-checks the file's
+   * version before its next lookup (the store writes through its writer thread's connection, whose commits move
+   * the reading connection's data_version like any other's).
    */
   ownWrite(): void {
-    const upToDate = this.writesSeen === writesInProcess;
     writesInProcess++;
-    if (upToDate) this.writesSeen = writesInProcess;
   }
 
   private checkVersion(version: number): void {

@@ -42,6 +42,8 @@ port.on("message", (call: WriterCall | "close") => {
   let reply: WriterReply;
   try {
     if (!writes) throw new Error("the database did not open");
+    // Its caller has given up and failed open: running it now would store what was reported as not stored.
+    if (Date.now() > call.deadlineMs) throw new Error("skipped: its caller's deadline (timeoutMs) had passed before the thread got to it");
     const operation = writes[call.op] as (...args: unknown[]) => unknown;
     reply = { id: call.id, result: operation(...call.args) };
   } catch (error) {

@@ -40,6 +40,8 @@ export interface WriterCall {
   id: number;
   op: Op;
   args: unknown[];
+  /** Epoch milliseconds after which the caller has given up: the thread then skips the call. */
+  deadlineMs: number;
 }
 export interface WriterReply {
   id: number;
@@ -105,20 +107,26 @@ interface Ticket {
   id?: number;
 }
 
-/** A running writer thread. It holds the process open only while a call waits for it. */
+/**
+ * A running writer thread. It holds the process open only while a caller waits for it; a call whose caller gave up
+ * still counts against MAX_PENDING until the thread answers it (it is in the thread's queue until then).
+ */
 class WriterThread {
   /** Resolves once the thread's connection has set the database up (tables created). */
   readonly ready: Promise<void>;
   private readonly worker: Worker;
-  private readonly pending = new Map<number, Pending>();
+  /** Callers waiting, by call id (0: the thread's "ready"). */
+  private readonly waiting = new Map<number, Pending>();
+  /** Calls posted and not answered yet, waited for or abandoned. */
+  private queued = 0;
   private nextId = 1;
   private gone?: Error;
 
   constructor(data: WriterThreadData, onExit: (thread: WriterThread) => void) {
     this.worker = startThread(data);
-    this.ready = new Promise<void>((resolve, reject) => this.pending.set(0, { resolve: () => resolve(), reject }));
-    // Awaited by every call; a thread that fails while no call waits must not be an unhandled rejection.
-    this.ready.catch(() => undefined);
+    this.ready = new Promise<void>((resolve, reject) => this.waiting.set(0, { resolve: () => resolve(), reject }));
+    // A thread that could not set the database up is of no use: it stops, and the next write starts another.
+    this.ready.catch(() => void this.worker.terminate());
     this.worker.on("message", (reply: WriterReply) => this.receive(reply));
     this.worker.on("error", (error) => this.fail(error));
     this.worker.on("exit", (code) => {
@@ -127,60 +135,68 @@ class WriterThread {
     });
   }
 
-  call(op: Op, args: unknown[], ticket: Ticket): Promise<unknown> {
+  /** Posts a call that the thread skips (answering with an error) once `deadlineMs` (epoch) has passed. */
+  call(op: Op, args: unknown[], deadlineMs: number, ticket: Ticket): Promise<unknown> {
     if (this.gone) return Promise.reject(this.gone);
-    if (this.pending.size >= MAX_PENDING) {
+    if (this.queued >= MAX_PENDING) {
       return Promise.reject(new Error(`${MAX_PENDING} writes are waiting for the database (is its disk answering?)`));
     }
     const id = (ticket.id = this.nextId++);
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      if (this.pending.size === 1) this.worker.ref();
-      this.worker.postMessage({ id, op, args } satisfies WriterCall);
+      this.waiting.set(id, { resolve, reject });
+      this.queued++;
+      if (this.waiting.size === 1) this.worker.ref();
+      this.worker.postMessage({ id, op, args, deadlineMs } satisfies WriterCall);
     });
   }
 
-  /** Forgets a call whose caller gave up: its reply, if one comes, is dropped. */
+  /** Forgets a call whose caller gave up: its reply, when it comes, is dropped. */
   abandon(ticket: Ticket): void {
-    if (ticket.id !== undefined) this.settle(ticket.id);
+    if (ticket.id !== undefined) this.forget(ticket.id);
   }
 
-  async close(): Promise<void> {
+  /** Asks the thread to finish its queue and stop; after `timeoutMs` (a disk that never answers) it is stopped. */
+  async close(timeoutMs: number): Promise<void> {
     if (this.gone) return;
     const exited = new Promise<void>((resolve) => this.worker.once("exit", () => resolve()));
     this.worker.ref();
     this.worker.postMessage("close");
+    const stop = setTimeout(() => void this.worker.terminate(), timeoutMs);
     await exited;
+    clearTimeout(stop);
   }
 
   private receive(reply: WriterReply): void {
-    const call = this.settle(reply.id);
+    if (reply.id !== 0) this.queued--;
+    const call = this.forget(reply.id);
     if (!call) return;
     if (reply.error) call.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
     else call.resolve(reply.result);
   }
 
-  private settle(id: number): Pending | undefined {
-    const call = this.pending.get(id);
-    this.pending.delete(id);
-    if (this.pending.size === 0) this.worker.unref();
+  private forget(id: number): Pending | undefined {
+    const call = this.waiting.get(id);
+    this.waiting.delete(id);
+    if (this.waiting.size === 0) this.worker.unref();
     return call;
   }
 
   private fail(error: Error): void {
     this.gone ??= error;
-    for (const [id, call] of this.pending) {
-      this.pending.delete(id);
+    for (const [id, call] of this.waiting) {
+      this.waiting.delete(id);
       call.reject(error);
     }
+    this.queued = 0;
     this.worker.unref();
   }
 }
 
 /**
  * Writes on a writer thread, started with the store and again after it stopped (the next write starts a new
- * one). A call that gets no answer within `timeoutMs` fails (the request fails open); the write itself still
- * runs when the thread gets to it.
+ * one). A call that gets no answer within `timeoutMs` fails (the request fails open), and the thread skips it if
+ * it has not started it by then; one that had started (its transaction waiting for the lock or the disk) may still
+ * commit after its caller was told it failed.
  */
 export class ThreadWriter implements SqliteWriter {
   private thread?: WriterThread;
@@ -206,10 +222,11 @@ export class ThreadWriter implements SqliteWriter {
     if (this.closed) throw fault(op, "the store is closed");
     const thread = this.started();
     const ticket: Ticket = {};
+    const deadlineMs = Date.now() + this.timeoutMs;
     const work = async () => {
       try {
         await thread.ready;
-        return (await thread.call(op, args, ticket)) as Result<K>;
+        return (await thread.call(op, args, deadlineMs, ticket)) as Result<K>;
       } catch (error) {
         throw fault(op, (error as Error).message, error);
       }
@@ -221,7 +238,7 @@ export class ThreadWriter implements SqliteWriter {
     this.closed = true;
     const thread = this.thread;
     this.thread = undefined;
-    await thread?.close();
+    await thread?.close(this.timeoutMs);
   }
 
   private started(): WriterThread {

@@ -15,7 +15,7 @@ import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
 import { RecentRecords } from "./recent-records.js";
 import { resolveMaxReports, type ReportRetentionOptions } from "./report-retention.js";
 import { toRecords } from "./sql-statements.js";
-import { prepareStatements, setUpDatabase, writeTransactions, type SqliteHit, type SqliteStatements } from "./sqlite-connection.js";
+import { prepareStatements, setUpDatabase, writeTransactions, type SqliteStatements } from "./sqlite-connection.js";
 import { tableNames, type RecordRow, type TableNames } from "./sqlite-schema.js";
 import { inPlaceWriter, ThreadWriter, type SqliteWriter } from "./sqlite-writer.js";
 import type { ScalarStore, ScalarStoreCapabilities, TableLenConfig } from "./types.js";
@@ -248,8 +248,12 @@ export class SqliteScalarStore implements ScalarStore {
 
   async insert(records: readonly NewRecord[]): Promise<number[]> {
     checkRecords(records, this.tableLen);
-    this.recent.forgetKeys(records.map((record) => record.keyHash));
-    return this.write("insert", (w) => w.run("insert", records));
+    const keys = records.map((record) => record.keyHash);
+    this.recent.forgetKeys(keys);
+    const ids = await this.write("insert", (w) => w.run("insert", records));
+    // Again once it committed: a lookup meanwhile (another turn, before the version moved) may have kept the old row.
+    this.recent.forgetKeys(keys);
+    return ids;
   }
 
   async get(id: number): Promise<CacheRecord | null> {
@@ -262,7 +266,7 @@ export class SqliteScalarStore implements ScalarStore {
     );
   }
 
-  async touch(hits: readonly SqliteHit[]): Promise<void> {
+  async touch(hits: ReadonlyArray<{ id: number; at: number; count: number }>): Promise<void> {
     if (hits.length === 0) return;
     await this.write("touch", (w) => w.run("touch", hits));
     this.recent.touched(hits);
@@ -289,6 +293,7 @@ export class SqliteScalarStore implements ScalarStore {
   async markDeleted(ids: readonly number[]): Promise<void> {
     this.recent.forgetIds(ids);
     if (ids.length > 0) await this.write("markDeleted", (w) => w.run("markDeleted", ids));
+    this.recent.forgetIds(ids);
   }
 
   async purgeDeleted(): Promise<number> {
@@ -304,6 +309,7 @@ export class SqliteScalarStore implements ScalarStore {
   async clear(): Promise<void> {
     this.recent.clear();
     await this.write("clear", (w) => w.run("clear"));
+    this.recent.clear();
     this.removedSinceFlush = true;
   }
 

@@ -1,6 +1,6 @@
 import type { PGlite } from "@electric-sql/pglite";
 import type { Pool } from "pg";
-import { ValidationError } from "../../../core/errors.js";
+import { StoreError, ValidationError } from "../../../core/errors.js";
 import { importOptional } from "../../../core/optional-import.js";
 import type { VectorDatabase } from "../database-index.js";
 import type { LangChainVectorStoreLike } from "../store-profiles.js";
@@ -70,8 +70,11 @@ export function pgvectorDatabase(params: DatabaseParams): VectorDatabase {
    */
   function urlPool(PoolClass: typeof Pool, url: string): { client: SqlClient; drop(): void; end(): Promise<void> } {
     let pool: Pool | undefined;
+    let ended = false;
     const current = (): Pool => {
       if (pool) return pool;
+      // A call still under way when the store closed must not open a pool nothing would end.
+      if (ended) throw new StoreError(KIND, "the store is closed");
       // A statement or a connect without an answer in timeoutMs fails, and pg drops that connection instead of
       // pooling it again; statement_timeout makes the server give up on it too.
       pool = new PoolClass({
@@ -86,12 +89,16 @@ export function pgvectorDatabase(params: DatabaseParams): VectorDatabase {
       pool.on("connect", (connection) => void connection.query(`SET hnsw.ef_search = ${efSearch}`).catch(() => undefined));
       return pool;
     };
-    const end = async (): Promise<void> => {
-      const ended = pool;
+    const drop = async (): Promise<void> => {
+      const dropped = pool;
       pool = undefined;
-      await ended?.end();
+      await dropped?.end();
     };
-    return { client: { query: (text, values) => current().query(text, values) }, drop: () => void end().catch(() => undefined), end };
+    const end = (): Promise<void> => {
+      ended = true;
+      return drop();
+    };
+    return { client: { query: async (text, values) => current().query(text, values) }, drop: () => void drop().catch(() => undefined), end };
   }
 
   async function connect(): Promise<SqlClient> {

@@ -75,6 +75,8 @@ export function redisDatabase(params: DatabaseParams): VectorDatabase {
   let held: Connection | undefined;
   /** The client close() is quitting: QUIT waits forever on a silent server, so reset() drops it too. */
   let closing: RedisClient | undefined;
+  /** After close(), a call still under way must not open a client nothing would quit. */
+  let closed = false;
 
   function connect(redis: RedisModule): Connection {
     let ready = false;
@@ -94,6 +96,7 @@ export function redisDatabase(params: DatabaseParams): VectorDatabase {
   }
 
   async function client(): Promise<RedisClient> {
+    if (closed) throw new StoreError(KIND, "the store is closed");
     if (held === undefined) {
       const redis = await redisOfLangChain();
       held ??= connect(redis);
@@ -129,6 +132,7 @@ export function redisDatabase(params: DatabaseParams): VectorDatabase {
     upserts: true,
 
     async open() {
+      closed = false;
       await client();
     },
 
@@ -179,6 +183,7 @@ export function redisDatabase(params: DatabaseParams): VectorDatabase {
     },
 
     async close() {
+      closed = true;
       const open = held;
       held = undefined;
       if (open === undefined) return;
