@@ -102,10 +102,15 @@ describe("cachedReplicate: textToImage", () => {
     await expect(h.replicate.textToImage(PAINTER, { prompt: "never ends" })).rejects.toThrow(/did not finish within 30 ms/);
     expect(h.server.canceled).toEqual(["p1"]);
     const controller = new AbortController();
-    const running = h.replicate.textToImage(PAINTER, { prompt: "aborted" }, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 10);
+    const pollsBefore = h.polls().length;
+    // A client of its own with no deadline in reach: only the abort ends this one.
+    const patient = cachedReplicate({ apiToken: "r8-test", pollIntervalMs: 2, timeoutMs: 60_000, cache: h.cache, baseUrl: h.server.url });
+    const running = patient.textToImage(PAINTER, { prompt: "aborted" }, { signal: controller.signal });
+    // Aborted once the prediction exists and is being polled (an abort during the create leaves no id to cancel).
+    while (h.polls().length === pollsBefore) await new Promise((resolve) => setImmediate(resolve));
+    controller.abort();
     await expect(running).rejects.toMatchObject({ name: "AbortError" });
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The cancel is sent, and answered, before the call rejects.
     expect(h.server.canceled).toEqual(["p1", "p2"]);
     expect(await h.cache.dataManager.count()).toBe(0);
   });
