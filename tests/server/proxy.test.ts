@@ -9,6 +9,8 @@ import { CREDENTIAL_SECRET_FILE } from "../../src/server/credential.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../../src/testing/index.js";
 import { BagOfWordsEmbedding, tempDir } from "../helpers/fixtures.js";
 import { exactServer, expectErrorBody, serveOnPort, type Answer, type Listening } from "./helpers.js";
+import { MapDataManager } from "../../src/manager/map-manager.js";
+import { ManualClock } from "../../src/testing/manual-clock.js";
 
 const question = (content: string) => [{ role: "user" as const, content }];
 
@@ -132,6 +134,9 @@ describe("POST /v1/chat/completions: the cached OpenAI-compatible proxy", () => 
   });
 
   it("follows Cache-Control: no-cache skips the lookup but stores, no-store never stores, max-age bounds the age", async () => {
+    const clock = new ManualClock();
+    await server.close();
+    server = await exactServer({ settings: { upstream: { baseURL: upstream.baseURL } }, env: {} }, { dataManager: new MapDataManager({ clock }) });
     const ask = (content: string, cacheControl?: string) =>
       client({ headers: cacheControl ? { "cache-control": cacheControl } : {} }).chat.completions.create({ model: "gpt-4o", messages: question(content) }).withResponse();
     const status = async (content: string, cacheControl?: string) => (await ask(content, cacheControl)).response.headers.get("x-semcache");
@@ -143,7 +148,7 @@ describe("POST /v1/chat/completions: the cached OpenAI-compatible proxy", () => 
     expect(upstream.modelCalls()).toBe(3);
     expect(await status("one")).toBe("HIT");
     expect(await status("two")).toBe("MISS");
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    clock.advance(20);
     expect(await status("two", "max-age=0")).toBe("MISS");
     expect(await status("two", "max-age=3600")).toBe("HIT");
   });
