@@ -25,7 +25,7 @@ import { runCached } from "../src/core/pipeline.js";
 import { managerFactory } from "../src/manager/factory.js";
 import { DistanceEvaluation } from "../src/similarity/distance.js";
 import { ErrorBudgetEvaluation, type ErrorBudgetStats } from "../src/similarity/error-budget-evaluation.js";
-import type { SimilarityEvaluation } from "../src/similarity/types.js";
+import type { SimilarityEvaluation } from "../src/core/contracts/evaluation.js";
 import { parseArgs } from "./lib/args.js";
 import { count, fraction, table, writeJson, RESULTS_DIR } from "./lib/output.js";
 import { PrecomputedEmbedding } from "./lib/precomputed-embedding.js";

@@ -17,7 +17,7 @@ import { environment, saveResult, table, us } from "./lib/output.js";
 import { PrecisionGuardEvaluation } from "../src/similarity/precision-guard.js";
 import preset from "../src/similarity/preset-tuning.json" with { type: "json" };
 import { UnambiguousEvaluation } from "../src/similarity/unambiguous.js";
-import type { EvaluationCandidate } from "../src/similarity/types.js";
+import type { EvaluationCandidate } from "../src/core/contracts/evaluation.js";
 
 const args = parseArgs();
 const LOOKUPS = args.number("lookups", 4000);

@@ -41,16 +41,14 @@ const LAYERS: Readonly<Record<string, number>> = {
  * kind only), kept until they are removed: "from -> to".
  */
 const KNOWN = new Set([
-  // The Cache's default components and the component contracts' types still live in the components' folders.
+  // The Cache's default components (a new Cache() works with no arguments) and the pipeline's score normalising.
   "core -> embeddings",
   "core -> manager",
   "core -> processors",
   "core -> similarity",
-  "core -> stores",
   // Components that use another kind: evaluations embed pairs, stores read eviction policies, processors judge.
   "similarity -> embeddings",
   "similarity -> processors",
-  "similarity -> stores",
   "processors -> embeddings",
   "processors -> similarity",
   "stores -> manager",

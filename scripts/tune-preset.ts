@@ -19,7 +19,7 @@ import { answerableInBlocks, candidates, TOP_K } from "../bench/quality/tune-can
 import { parseArgs } from "../bench/lib/args.js";
 import { bestOutcomes, guardScore, thresholdFor, type CurvePoint, type GuardExample, type Outcome } from "../src/similarity/guard-fit.js";
 import { DEFAULT_GUARD_MODEL, PrecisionGuardEvaluation } from "../src/similarity/precision-guard.js";
-import type { EvaluationCandidate } from "../src/similarity/types.js";
+import type { EvaluationCandidate } from "../src/core/contracts/evaluation.js";
 import { UnambiguousEvaluation } from "../src/similarity/unambiguous.js";
 
 const OUTPUT = fileURLToPath(new URL("../src/similarity/preset-tuning.json", import.meta.url));

@@ -28,12 +28,12 @@ export * from "./processors/post.js";
 export { concatAllQueries } from "./processors/context/concat.js";
 export * from "./processors/context/summarize.js";
 export * from "./processors/context/selective.js";
-export type * from "./processors/types.js";
+export type * from "./core/contracts/processors.js";
 
 // Embeddings
 export { StringEmbedding } from "./embeddings/string.js";
 export * from "./embeddings/resolve.js";
-export type * from "./embeddings/types.js";
+export type * from "./core/contracts/embedding.js";
 export { OnnxEmbeddings, type OnnxEmbeddingsParams, type OnnxModelFiles, type OnnxPooling } from "./embeddings/onnx.js";
 export { TimmImageEmbeddings, type TimmImageEmbeddingsParams } from "./embeddings/timm.js";
 export type { TimmDataConfig, TimmInterpolation } from "./embeddings/timm-transform.js";
@@ -82,7 +82,7 @@ export {
   type Observation,
 } from "./similarity/error-budget.js";
 export { embeddingAnswerJudge, verifierAnswerJudge, DEFAULT_ANSWER_PROMPT, type AnswerJudge, type AnswerPair } from "./similarity/answer-equivalence.js";
-export type * from "./similarity/types.js";
+export type * from "./core/contracts/evaluation.js";
 
 // Data managers (the stores themselves: `langchain-semcache/stores`)
 export { systemClock, type Clock } from "./core/clock.js";
@@ -99,4 +99,4 @@ export {
   type ObjectParams,
 } from "./manager/factory.js";
 export { LRU, LFU, FIFO, evictionPolicy } from "./manager/eviction/policies.js";
-export type * from "./manager/eviction/types.js";
+export type * from "./core/contracts/eviction.js";

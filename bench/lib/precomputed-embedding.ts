@@ -1,5 +1,5 @@
 import { ValidationError } from "../../src/core/errors.js";
-import type { EmbeddingFunction, EmbeddingInput } from "../../src/embeddings/types.js";
+import type { EmbeddingFunction, EmbeddingInput } from "../../src/core/contracts/embedding.js";
 import { DIMENSION } from "./vectors.js";
 
 /**

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { Cache } from "../../src/core/cache.js";
 import { runCached } from "../../src/core/pipeline.js";
 import { managerFactory } from "../../src/manager/factory.js";
-import type { SimilarityEvaluation } from "../../src/similarity/types.js";
+import type { SimilarityEvaluation } from "../../src/core/contracts/evaluation.js";
 import { PrecomputedEmbedding } from "../lib/precomputed-embedding.js";
 import type { EmbeddingCache } from "./embedding-cache.js";
 

@@ -12,7 +12,7 @@
  */
 import { readFileSync } from "node:fs";
 import { normalizeScore } from "../../src/similarity/score.js";
-import type { SimilarityEvaluation } from "../../src/similarity/types.js";
+import type { SimilarityEvaluation } from "../../src/core/contracts/evaluation.js";
 import { table } from "../lib/output.js";
 import { QualityCache } from "./cache-run.js";
 import { EmbeddingCache, fillUseCache } from "./embedding-cache.js";

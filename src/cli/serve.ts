@@ -7,7 +7,7 @@ import { openServerCache, readConfigFile } from "../server/server-cache.js";
 import { isLoopback, resolveServerSettings } from "../server/server-config.js";
 import { warmUp } from "../server/warm-up.js";
 import { PrecisionGuardEvaluation } from "../similarity/precision-guard.js";
-import type { SimilarityEvaluation } from "../similarity/types.js";
+import type { SimilarityEvaluation } from "../core/contracts/evaluation.js";
 import { UnambiguousEvaluation } from "../similarity/unambiguous.js";
 import { eitherOption } from "./cache-target.js";
 import type { TuneIo } from "./tune.js";

@@ -19,7 +19,7 @@ import { presetEvaluation } from "../similarity/preset.js";
 import { RerankEvaluation } from "../similarity/rerank.js";
 import { SequenceMatchEvaluation } from "../similarity/sequence-match.js";
 import { TimeEvaluation } from "../similarity/time.js";
-import type { SimilarityEvaluation } from "../similarity/types.js";
+import type { SimilarityEvaluation } from "../core/contracts/evaluation.js";
 import { UnambiguousEvaluation } from "../similarity/unambiguous.js";
 import { createEmbedding, readEmbedding, type EmbeddingChoice, type EmbeddingKind } from "./embedding-config.js";
 import { lazyChatModel } from "./langchain-class.js";

@@ -9,7 +9,7 @@ import { RunnableLambda } from "@langchain/core/runnables";
 import { ValidationError } from "../core/errors.js";
 import { importOptional } from "../core/optional-import.js";
 import { isLangChainEmbeddings, LangChainEmbeddingFunction, type EmbeddingsLike, type LangChainEmbeddingOptions } from "../embeddings/resolve.js";
-import type { EmbeddingFunction, EmbeddingInput } from "../embeddings/types.js";
+import type { EmbeddingFunction, EmbeddingInput } from "../core/contracts/embedding.js";
 import type { JudgeModel } from "../similarity/llm-judge.js";
 
 /** A class exported by a module, and the options its constructor takes. */

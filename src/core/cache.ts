@@ -1,13 +1,13 @@
 import { toEmbeddingFunction, type EmbeddingSource } from "../embeddings/resolve.js";
 import { StringEmbedding } from "../embeddings/string.js";
-import type { EmbeddingFunction } from "../embeddings/types.js";
+import type { EmbeddingFunction } from "./contracts/embedding.js";
 import type { DataManager } from "../manager/data-manager.js";
 import { MapDataManager } from "../manager/map-manager.js";
 import { temperatureSoftmax } from "../processors/post.js";
 import { lastContent } from "../processors/pre.js";
-import type { PostProcessFunc, PreEmbeddingFunc } from "../processors/types.js";
+import type { PostProcessFunc, PreEmbeddingFunc } from "./contracts/processors.js";
 import { ExactMatchEvaluation } from "../similarity/exact-match.js";
-import type { SimilarityEvaluation } from "../similarity/types.js";
+import type { SimilarityEvaluation } from "./contracts/evaluation.js";
 import { Config, type ConfigOptions } from "./config.js";
 import { NotInitError, ValidationError } from "./errors.js";
 import { isPartition, keyHash, keyText, partitionOf } from "./keys.js";

@@ -3,11 +3,11 @@
  * simple API) goes through `runCached` or `runCachedStream`: key, exact lookup, embedding, search, judgement,
  * answer; or the model call, whose answer is stored.
  */
-import type { EmbeddingOutput } from "../embeddings/types.js";
-import type { PreEmbeddingResult } from "../processors/types.js";
+import type { EmbeddingOutput } from "./contracts/embedding.js";
+import type { PreEmbeddingResult } from "./contracts/processors.js";
 import { normalizeScore } from "../similarity/score.js";
-import type { EvaluationCandidate, LookupObserver } from "../similarity/types.js";
-import type { VectorHit } from "../stores/vector/types.js";
+import type { EvaluationCandidate, LookupObserver } from "./contracts/evaluation.js";
+import type { VectorHit } from "./contracts/vector-index.js";
 import { cache as globalCache, Cache } from "./cache.js";
 import { NotInitError, SemcacheError, ValidationError, ValueTooLongError } from "./errors.js";
 import { digest, keyHash, keyText, partitionOf } from "./keys.js";

@@ -1,7 +1,7 @@
-import type { EmbeddingInput } from "../embeddings/types.js";
-import type { PreEmbeddingFunc } from "../processors/types.js";
-import type { EvaluationCandidate, EvaluationSource } from "../similarity/types.js";
-import type { VectorHit } from "../stores/vector/types.js";
+import type { EmbeddingInput } from "./contracts/embedding.js";
+import type { PreEmbeddingFunc } from "./contracts/processors.js";
+import type { EvaluationCandidate, EvaluationSource } from "./contracts/evaluation.js";
+import type { VectorHit } from "./contracts/vector-index.js";
 import { ValidationError } from "./errors.js";
 import type { CacheRecord } from "./types.js";
 

@@ -3,7 +3,7 @@ import type { RawImage } from "@huggingface/transformers";
 import { EmbeddingError, SemcacheError, ValidationError } from "../core/errors.js";
 import type { ImageInput, ImagePreprocess } from "./image-types.js";
 import type { Transformers } from "./transformers-library.js";
-import type { EmbeddingInput } from "./types.js";
+import type { EmbeddingInput } from "../core/contracts/embedding.js";
 
 export interface DecodeImageOptions {
   feature: string;

@@ -1,5 +1,5 @@
 /** The image inputs of the image embeddings, typed by shape: these declarations compile without the optional libraries. */
-import type { EmbeddingInput } from "./types.js";
+import type { EmbeddingInput } from "../core/contracts/embedding.js";
 
 /** An image as the model takes it: encoded bytes (PNG, JPEG, WebP, ... decoded by sharp) or decoded pixels. */
 export type ImageInput = Uint8Array | RawImageLike;

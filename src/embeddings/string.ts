@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { ValidationError } from "../core/errors.js";
-import type { EmbeddingFunction, EmbeddingInput } from "./types.js";
+import type { EmbeddingFunction, EmbeddingInput } from "../core/contracts/embedding.js";
 
 /**
  * The default embedding of an exact-match cache: the key text itself is the "embedding". Bytes (audio,

@@ -7,7 +7,7 @@ import { OnnxSession, requireModelFile, type OnnxOutput } from "./onnx-session.j
 import { readTimmConfig, timmPixels, type TimmDataConfig } from "./timm-transform.js";
 import { importTransformers, type Transformers } from "./transformers-library.js";
 import { LazyPipeline } from "./transformers.js";
-import type { EmbeddingFunction, EmbeddingInput } from "./types.js";
+import type { EmbeddingFunction, EmbeddingInput } from "../core/contracts/embedding.js";
 
 export interface TimmImageEmbeddingsParams {
   /** The model exported to ONNX: one input [batch, 3, height, width], its first output the features. */

@@ -4,7 +4,7 @@ import { decodeImage } from "./image-input.js";
 import type { ImagePreprocess } from "./image-types.js";
 import { importTransformers, type Transformers } from "./transformers-library.js";
 import { checkModelOptions, LazyPipeline, loadTransformersPipeline, tensorRows, type TransformersModelOptions } from "./transformers.js";
-import type { EmbeddingFunction, EmbeddingInput } from "./types.js";
+import type { EmbeddingFunction, EmbeddingInput } from "../core/contracts/embedding.js";
 
 export type { ImageInput, ImagePreprocess, RawImageLike } from "./image-types.js";
 

@@ -5,7 +5,7 @@ import { initSimilarCache } from "../presets/similar-cache.js";
 import type { ManagerComponents } from "../manager/factory.js";
 import { FlatIndex } from "../stores/vector/flat.js";
 import { HnswIndex } from "../stores/vector/hnsw.js";
-import type { VectorIndex } from "../stores/vector/types.js";
+import type { VectorIndex } from "../core/contracts/vector-index.js";
 
 const WARNING_PREFIX = "[langchain-semcache]";
 

@@ -2,11 +2,11 @@ import { systemClock, type Clock } from "../core/clock.js";
 import { DimensionMismatchError, ValidationError } from "../core/errors.js";
 import type { AnswerType, CacheRecord, NewRecord, QuestionDep, ReportRow } from "../core/types.js";
 import { l2Normalize } from "../core/vector-math.js";
-import type { ObjectStore } from "../stores/object/types.js";
-import type { ScalarStore } from "../stores/scalar/types.js";
-import type { VectorHit, VectorIndex } from "../stores/vector/types.js";
+import type { ObjectStore } from "../core/contracts/object-store.js";
+import type { ScalarStore } from "../core/contracts/scalar-store.js";
+import type { VectorHit, VectorIndex } from "../core/contracts/vector-index.js";
 import { evictionPolicy } from "./eviction/policies.js";
-import type { EvictionPolicy } from "./eviction/types.js";
+import type { EvictionPolicy } from "../core/contracts/eviction.js";
 
 /** One entry to store. */
 export interface SaveItem {

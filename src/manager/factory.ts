@@ -3,18 +3,18 @@ import type { Clock } from "../core/clock.js";
 import { UnknownKindError, ValidationError } from "../core/errors.js";
 import { LocalObjectStore } from "../stores/object/local.js";
 import { S3ObjectStore, type S3ObjectStoreOptions } from "../stores/object/s3.js";
-import type { ObjectStore } from "../stores/object/types.js";
+import type { ObjectStore } from "../core/contracts/object-store.js";
 import { MemoryScalarStore } from "../stores/scalar/memory.js";
 import { MongoScalarStore, type MongoScalarStoreOptions } from "../stores/scalar/mongodb.js";
 import { MariaDbScalarStore, MySqlScalarStore, type MySqlScalarStoreOptions } from "../stores/scalar/mysql.js";
 import { PostgresScalarStore, type PostgresScalarStoreOptions } from "../stores/scalar/postgres.js";
 import { RedisScalarStore, type RedisScalarStoreOptions } from "../stores/scalar/redis.js";
 import { SqliteScalarStore, type SqliteScalarStoreOptions } from "../stores/scalar/sqlite.js";
-import type { ScalarStore, TableLenConfig } from "../stores/scalar/types.js";
+import type { ScalarStore, TableLenConfig } from "../core/contracts/scalar-store.js";
 import { createVectorIndex, isLangChainVectorStore } from "../stores/vector/kinds.js";
-import type { VectorIndex } from "../stores/vector/types.js";
+import type { VectorIndex } from "../core/contracts/vector-index.js";
 import { DataManager } from "./data-manager.js";
-import type { EvictionPolicy } from "./eviction/types.js";
+import type { EvictionPolicy } from "../core/contracts/eviction.js";
 
 export interface ScalarParams {
   /** File (sqlite) or JSON file (memory); defaults under dataDir. */

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { Clock } from "../core/clock.js";
 import { MemoryScalarStore } from "../stores/scalar/memory.js";
 import { DataManager } from "./data-manager.js";
-import type { EvictionPolicy } from "./eviction/types.js";
+import type { EvictionPolicy } from "../core/contracts/eviction.js";
 
 export interface MapDataManagerOptions {
   /** Folder to save `data_map.json` in on flush (and load from on init). Without it (or `path`) the map lives in memory only. */

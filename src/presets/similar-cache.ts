@@ -1,14 +1,14 @@
 import { toEmbeddingFunction, type EmbeddingSource } from "../embeddings/resolve.js";
-import type { EmbeddingFunction } from "../embeddings/types.js";
+import type { EmbeddingFunction } from "../core/contracts/embedding.js";
 import { UniversalSentenceEncoderEmbeddings } from "../embeddings/use.js";
-import type { EvictionPolicy } from "../manager/eviction/types.js";
+import type { EvictionPolicy } from "../core/contracts/eviction.js";
 import { managerFactory, type ManagerComponents, type ScalarParams, type VectorParams } from "../manager/factory.js";
-import type { PostProcessFunc, PreEmbeddingFunc } from "../processors/types.js";
+import type { PostProcessFunc, PreEmbeddingFunc } from "../core/contracts/processors.js";
 import { DistanceEvaluation } from "../similarity/distance.js";
 import { loadLexicon } from "../similarity/lexicon.js";
 import { DEFAULT_GUARD_THRESHOLD, PrecisionGuardEvaluation } from "../similarity/precision-guard.js";
 import { DEFAULT_PRESET_THRESHOLD, presetEvaluation } from "../similarity/preset.js";
-import type { SimilarityEvaluation } from "../similarity/types.js";
+import type { SimilarityEvaluation } from "../core/contracts/evaluation.js";
 import { cache as globalCache, type Cache } from "../core/cache.js";
 import { Config, type ConfigOptions } from "../core/config.js";
 import { ValidationError } from "../core/errors.js";

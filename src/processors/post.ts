@@ -1,4 +1,4 @@
-import type { PostProcessContext } from "./types.js";
+import type { PostProcessContext } from "../core/contracts/processors.js";
 
 /** The best hit (hits arrive sorted best first). */
 export function first<T extends { score: number }>(hits: readonly T[]): T | null {

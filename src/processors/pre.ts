@@ -1,6 +1,6 @@
 import { ValidationError } from "../core/errors.js";
 import type { CacheRequest } from "../core/types.js";
-import type { PreEmbeddingContext } from "./types.js";
+import type { PreEmbeddingContext } from "../core/contracts/processors.js";
 
 /** LangChain message types as the OpenAI roles the rest of the cache (skipList, `USER:` keys) speaks. */
 const LANGCHAIN_ROLES: Readonly<Record<string, string>> = { human: "user", ai: "assistant" };

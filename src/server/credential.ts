@@ -6,7 +6,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ValidationError } from "../core/errors.js";
-import type { ScalarStore } from "../stores/scalar/types.js";
+import type { ScalarStore } from "../core/contracts/scalar-store.js";
 import { MIN_CREDENTIAL_SECRET } from "./server-config.js";
 import type { UpstreamCall } from "./upstream.js";
 

@@ -17,7 +17,7 @@ import type { FastifyInstance, InjectOptions } from "fastify";
 import { Cache } from "../core/cache.js";
 import { ValidationError } from "../core/errors.js";
 import { keyHash, keyText, partitionOf } from "../core/keys.js";
-import type { EmbeddingFunction, EmbeddingInput, EmbeddingOutput } from "../embeddings/types.js";
+import type { EmbeddingFunction, EmbeddingInput, EmbeddingOutput } from "../core/contracts/embedding.js";
 import { DataManager } from "../manager/data-manager.js";
 import { MemoryScalarStore } from "../stores/scalar/memory.js";
 import { FlatIndex } from "../stores/vector/flat.js";

@@ -8,7 +8,7 @@ import { Runnable } from "@langchain/core/runnables";
 import { ValidationError } from "../core/errors.js";
 import { cosineSimilarity } from "../core/vector-math.js";
 import { toEmbeddingFunction, type EmbeddingSource } from "../embeddings/resolve.js";
-import type { EmbeddingFunction } from "../embeddings/types.js";
+import type { EmbeddingFunction } from "../core/contracts/embedding.js";
 import { messageText } from "../processors/pre.js";
 import { parseJudgement, type JudgeModel } from "./llm-judge.js";
 

@@ -1,7 +1,7 @@
 import { clamp, similarityToQuery } from "./score.js";
 import { BaseSimilarityEvaluation, type EvaluationPair } from "./base.js";
 import { PairEmbedder, type PairEmbeddingOptions } from "./pair-embeddings.js";
-import type { EvaluationCandidate, EvaluationSource } from "./types.js";
+import type { EvaluationCandidate, EvaluationSource } from "../core/contracts/evaluation.js";
 
 export type DistanceEvaluationOptions = PairEmbeddingOptions;
 

@@ -1,4 +1,4 @@
-import type { EmbeddingFunction, EmbeddingOutput } from "../embeddings/types.js";
+import type { EmbeddingFunction, EmbeddingOutput } from "../core/contracts/embedding.js";
 import { Lru } from "../core/lru.js";
 
 /**

@@ -1,11 +1,11 @@
 import { ValidationError } from "../core/errors.js";
 import { LangChainEmbeddingFunction, toEmbeddingFunction, type EmbeddingSource } from "../embeddings/resolve.js";
-import type { EmbeddingFunction, EmbeddingOutput } from "../embeddings/types.js";
+import type { EmbeddingFunction, EmbeddingOutput } from "../core/contracts/embedding.js";
 import { BaseSimilarityEvaluation } from "./base.js";
 import { integerOption } from "./options.js";
 import { EmbeddingCache } from "./embedding-cache.js";
 import { embeddingSimilarity } from "./score.js";
-import type { EvaluationCandidate, EvaluationContext, EvaluationSource } from "./types.js";
+import type { EvaluationCandidate, EvaluationContext, EvaluationSource } from "../core/contracts/evaluation.js";
 
 export interface EmbeddingDistanceOptions {
   /** Embeds both questions: any LangChain `Embeddings`, an EmbeddingFunction or a plain function. */

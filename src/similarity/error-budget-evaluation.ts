@@ -3,7 +3,7 @@ import { embeddingAnswerJudge, verifierAnswerJudge, type AnswerJudge } from "./a
 import { ErrorBudget, type ErrorBudgetOptions, type RateEstimate, type SigmoidFit } from "./error-budget.js";
 import type { JudgeModel } from "./llm-judge.js";
 import { innerEvaluation } from "./options.js";
-import type { EvaluationCandidate, EvaluationContext, EvaluationSource, LookupObserver, SimilarityEvaluation } from "./types.js";
+import type { EvaluationCandidate, EvaluationContext, EvaluationSource, LookupObserver, SimilarityEvaluation } from "../core/contracts/evaluation.js";
 
 export interface ErrorBudgetEvaluationOptions extends Omit<ErrorBudgetOptions, "maxErrorRate"> {
   /** The evaluation whose normalised score the budget learns thresholds on. */

@@ -1,5 +1,5 @@
 import { BaseSimilarityEvaluation } from "./base.js";
-import type { EvaluationCandidate, EvaluationSource } from "./types.js";
+import type { EvaluationCandidate, EvaluationSource } from "../core/contracts/evaluation.js";
 
 /** The default evaluation: a candidate counts only when its question is the request's question, verbatim. */
 export class ExactMatchEvaluation extends BaseSimilarityEvaluation {

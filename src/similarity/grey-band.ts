@@ -9,7 +9,7 @@ import { messageText } from "../processors/pre.js";
 import { judgePrompt, parseJudgement, type JudgeModel } from "./llm-judge.js";
 import { innerEvaluation, integerOption, positiveOption } from "./options.js";
 import { sameQuestionText } from "./text-equality.js";
-import type { EvaluationCandidate, EvaluationContext, EvaluationSource, SimilarityEvaluation } from "./types.js";
+import type { EvaluationCandidate, EvaluationContext, EvaluationSource, SimilarityEvaluation } from "../core/contracts/evaluation.js";
 
 export interface GreyBandOptions {
   /** The evaluation whose normalised score places a candidate below, in or above the band. */

@@ -2,7 +2,7 @@ import { ValidationError } from "../core/errors.js";
 import { cosineSimilarity } from "../core/vector-math.js";
 import { BaseSimilarityEvaluation } from "./base.js";
 import { clamp } from "./score.js";
-import type { EvaluationCandidate, EvaluationContext, EvaluationSource } from "./types.js";
+import type { EvaluationCandidate, EvaluationContext, EvaluationSource } from "../core/contracts/evaluation.js";
 
 export interface KReciprocalOptions {
   /** The query must be at least as near the candidate as the candidate's topK-th neighbour. Default 3. */

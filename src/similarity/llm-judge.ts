@@ -8,7 +8,7 @@ import { messageText } from "../processors/pre.js";
 import { BaseSimilarityEvaluation } from "./base.js";
 import { integerOption } from "./options.js";
 import { Lru } from "../core/lru.js";
-import type { EvaluationCandidate, EvaluationSource } from "./types.js";
+import type { EvaluationCandidate, EvaluationSource } from "../core/contracts/evaluation.js";
 
 /** The model the judge asks: any LangChain chat model, or a Runnable from a prompt to a message or text. */
 export type JudgeModel = RunnableInterface<BaseLanguageModelInput, BaseMessage | string>;

@@ -1,7 +1,7 @@
 import { EvaluationError, ValidationError } from "../core/errors.js";
 import { OnnxTokenModel, type OnnxModelFiles, type OnnxOutput } from "../embeddings/onnx.js";
 import { BaseSimilarityEvaluation } from "./base.js";
-import type { EvaluationCandidate, EvaluationSource } from "./types.js";
+import type { EvaluationCandidate, EvaluationSource } from "../core/contracts/evaluation.js";
 
 export type OnnxModelEvaluationOptions = OnnxModelFiles;
 

@@ -1,5 +1,5 @@
 import { ValidationError } from "../core/errors.js";
-import type { SimilarityEvaluation } from "./types.js";
+import type { SimilarityEvaluation } from "../core/contracts/evaluation.js";
 
 /**
  * An integer option of an evaluation or processor (a cache size, a count, a length): `value`, or `fallback`

@@ -1,7 +1,7 @@
 import { EvaluationError, ValidationError } from "../core/errors.js";
 import { BaseSimilarityEvaluation } from "./base.js";
 import { TokenBucket } from "./rate-limiter.js";
-import type { EvaluationCandidate, EvaluationSource } from "./types.js";
+import type { EvaluationCandidate, EvaluationSource } from "../core/contracts/evaluation.js";
 
 /** Cohere's API, where the base URL is not given. */
 export const COHERE_BASE_URL = "https://api.cohere.com";

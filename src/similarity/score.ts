@@ -1,7 +1,7 @@
 import { DimensionMismatchError, ValidationError } from "../core/errors.js";
 import { cosineSimilarity } from "../core/vector-math.js";
-import type { EmbeddingOutput } from "../embeddings/types.js";
-import type { EvaluationCandidate, EvaluationSource, SimilarityEvaluation } from "./types.js";
+import type { EmbeddingOutput } from "../core/contracts/embedding.js";
+import type { EvaluationCandidate, EvaluationSource, SimilarityEvaluation } from "../core/contracts/evaluation.js";
 
 /** `value` limited to [min, max]; NaN becomes `min`, so a broken score can only ever be a miss. */
 export function clamp(value: number, min: number, max: number): number {

@@ -1,11 +1,11 @@
 import { ValidationError } from "../core/errors.js";
 import { toEmbeddingFunction, type EmbeddingSource } from "../embeddings/resolve.js";
-import type { EmbeddingFunction } from "../embeddings/types.js";
+import type { EmbeddingFunction } from "../core/contracts/embedding.js";
 import { BaseSimilarityEvaluation } from "./base.js";
 import { integerOption } from "./options.js";
 import { EmbeddingCache } from "./embedding-cache.js";
 import { embeddingSimilarity } from "./score.js";
-import type { EvaluationCandidate, EvaluationSource } from "./types.js";
+import type { EvaluationCandidate, EvaluationSource } from "../core/contracts/evaluation.js";
 
 export interface SequenceMatchOptions {
   /** One positive weight per round, the latest round first; rounds beyond the list are ignored. */

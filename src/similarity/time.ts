@@ -1,7 +1,7 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { innerEvaluation, positiveOption } from "./options.js";
 import { BaseSimilarityEvaluation, type EvaluationPair } from "./base.js";
-import type { EvaluationCandidate, EvaluationContext, EvaluationSource, SimilarityEvaluation } from "./types.js";
+import type { EvaluationCandidate, EvaluationContext, EvaluationSource, SimilarityEvaluation } from "../core/contracts/evaluation.js";
 
 export interface TimeEvaluationOptions {
   /** The evaluation that scores candidates young enough to be used. */

@@ -5,7 +5,7 @@ import { DistanceEvaluation } from "./distance.js";
 import { innerEvaluation, positiveOption } from "./options.js";
 import { similarityToQuery } from "./score.js";
 import { sameQuestionText } from "./text-equality.js";
-import type { EvaluationCandidate, EvaluationContext, EvaluationSource, SimilarityEvaluation } from "./types.js";
+import type { EvaluationCandidate, EvaluationContext, EvaluationSource, SimilarityEvaluation } from "../core/contracts/evaluation.js";
 
 export interface UnambiguousEvaluationOptions {
   /** The evaluation whose normalised score is weighed by the candidate's share. Default DistanceEvaluation. */

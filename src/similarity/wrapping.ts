@@ -1,7 +1,7 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { BaseSimilarityEvaluation, type EvaluationPair } from "./base.js";
 import { normalizeScore } from "./score.js";
-import type { EvaluationCandidate, EvaluationContext, EvaluationSource, SimilarityEvaluation } from "./types.js";
+import type { EvaluationCandidate, EvaluationContext, EvaluationSource, SimilarityEvaluation } from "../core/contracts/evaluation.js";
 
 /**
  * An evaluation over another one (the inner): the ambiguity share, the grey band, the error budget. The inner

@@ -1,5 +1,5 @@
 import { SemcacheError } from "../core/errors.js";
-import type { EmbeddingFunction, EmbeddingInput, EmbeddingOutput } from "../embeddings/types.js";
+import type { EmbeddingFunction, EmbeddingInput, EmbeddingOutput } from "../core/contracts/embedding.js";
 import { resolveRunner, type ContractExpect, type TestRunner } from "./runner.js";
 
 export interface EmbeddingFunctionContractOptions {

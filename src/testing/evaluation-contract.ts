@@ -4,7 +4,7 @@ import { ValidationError } from "../core/errors.js";
 import { cosineSimilarity } from "../core/vector-math.js";
 import type { EvaluationInput, EvaluationPair } from "../similarity/base.js";
 import { normalizeScore } from "../similarity/score.js";
-import type { SimilarityEvaluation } from "../similarity/types.js";
+import type { SimilarityEvaluation } from "../core/contracts/evaluation.js";
 import { resolveRunner, type TestRunner } from "./runner.js";
 
 export type { EvaluationPair } from "../similarity/base.js";

@@ -1,6 +1,6 @@
 import { effectiveOrder, evictionComparator, evictionPolicy, FIFO, LFU, LRU } from "../manager/eviction/policies.js";
-import type { EvictionPolicy } from "../manager/eviction/types.js";
-import type { ScalarStore } from "../stores/scalar/types.js";
+import type { EvictionPolicy } from "../core/contracts/eviction.js";
+import type { ScalarStore } from "../core/contracts/scalar-store.js";
 import {
   insertEvictionScenario,
   sampleRecord,

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ValidationError } from "../core/errors.js";
-import type { ObjectStore } from "../stores/object/types.js";
+import type { ObjectStore } from "../core/contracts/object-store.js";
 import { resolveRunner, type TestRunner } from "./runner.js";
 
 export interface ObjectStoreContractOptions {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DimensionMismatchError } from "../core/errors.js";
 import { cosineSimilarity } from "../core/vector-math.js";
-import type { VectorIndex } from "../stores/vector/types.js";
+import type { VectorIndex } from "../core/contracts/vector-index.js";
 import { randomUnitVector, seededRandom, vectorAtCosine } from "./random-vectors.js";
 import { resolveRunner, type TestRunner } from "./runner.js";
 

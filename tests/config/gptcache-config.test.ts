@@ -20,7 +20,7 @@ import {
   get,
   put,
 } from "../../src/index.js";
-import type { SimilarityEvaluation } from "../../src/similarity/types.js";
+import type { SimilarityEvaluation } from "../../src/core/contracts/evaluation.js";
 import { managerFactory, SCALAR_KINDS } from "../../src/manager/factory.js";
 import { PostgresScalarStore } from "../../src/stores/scalar/postgres.js";
 import { RedisScalarStore } from "../../src/stores/scalar/redis.js";

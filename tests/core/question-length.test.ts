@@ -1,7 +1,7 @@
 import { Cache, Config, DistanceEvaluation, ValidationError, ValueTooLongError, cached, get, managerFactory, put } from "../../src/index.js";
 import { runCached, type CacheStatus } from "../../src/core/pipeline.js";
 import { checkQuestionLength } from "../../src/core/question-length.js";
-import type { EmbeddingFunction, EmbeddingInput } from "../../src/embeddings/types.js";
+import type { EmbeddingFunction, EmbeddingInput } from "../../src/core/contracts/embedding.js";
 import { BagOfWordsEmbedding } from "../helpers/fixtures.js";
 
 /** A real embedding that records the length of every text it is handed, and may declare an input limit. */

@@ -14,7 +14,7 @@ import { EmbeddingError, ValidationError } from "../../src/core/errors.js";
 import { cosineSimilarity } from "../../src/core/vector-math.js";
 import { poolImageFeatures, TimmImageEmbeddings } from "../../src/embeddings/timm.js";
 import { readTimmConfig, timmPixels, type TimmDataConfig } from "../../src/embeddings/timm-transform.js";
-import type { EmbeddingInput } from "../../src/embeddings/types.js";
+import type { EmbeddingInput } from "../../src/core/contracts/embedding.js";
 import { testEmbeddingFunction } from "../../src/testing/embedding-contract.js";
 import { tempDir } from "../helpers/fixtures.js";
 

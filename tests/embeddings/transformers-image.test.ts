@@ -10,7 +10,7 @@ import { Cache } from "../../src/core/cache.js";
 import { EmbeddingError, ValidationError } from "../../src/core/errors.js";
 import { cosineSimilarity } from "../../src/core/vector-math.js";
 import { TransformersImageEmbeddings, type TransformersImageEmbeddingsParams } from "../../src/embeddings/transformers-image.js";
-import type { EmbeddingInput } from "../../src/embeddings/types.js";
+import type { EmbeddingInput } from "../../src/core/contracts/embedding.js";
 import { testEmbeddingFunction } from "../../src/testing/embedding-contract.js";
 import { managerFactory } from "../../src/manager/factory.js";
 import { DistanceEvaluation } from "../../src/similarity/distance.js";

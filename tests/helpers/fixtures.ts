@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { EmbeddingFunction, EmbeddingInput } from "../../src/embeddings/types.js";
+import type { EmbeddingFunction, EmbeddingInput } from "../../src/core/contracts/embedding.js";
 import type { CacheStats } from "../../src/server/cache-service.js";
 import { isWholeCacheStats, type NamespaceStatsView } from "../../src/server/client.js";
 

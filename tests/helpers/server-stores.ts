@@ -5,8 +5,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { createServer, Socket, type AddressInfo, type Server } from "node:net";
-import type { EvictionPolicy } from "../../src/manager/eviction/types.js";
-import type { ScalarStore, TableLenConfig } from "../../src/stores/scalar/types.js";
+import type { EvictionPolicy } from "../../src/core/contracts/eviction.js";
+import type { ScalarStore, TableLenConfig } from "../../src/core/contracts/scalar-store.js";
 import { testEvictionPolicy } from "../../src/testing/eviction-contract.js";
 import { testScalarStore, type StoreTestContext } from "../../src/testing/scalar-store-contract.js";
 

@@ -5,7 +5,7 @@
 import { StoreError, ValidationError } from "../../src/core/errors.js";
 import { LRU } from "../../src/manager/eviction/policies.js";
 import type { SqlScalarStore } from "../../src/stores/scalar/sql-store.js";
-import type { TableLenConfig } from "../../src/stores/scalar/types.js";
+import type { TableLenConfig } from "../../src/core/contracts/scalar-store.js";
 import { sampleRecord } from "../../src/testing/scalar-store-contract.js";
 import { freePort } from "./local-services.js";
 import { testServerStoreContracts, uniquePrefix } from "./server-stores.js";

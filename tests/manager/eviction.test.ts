@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { UnknownKindError, ValidationError } from "../../src/core/errors.js";
 import { effectiveOrder, evictionPolicy, FIFO, LFU, LRU } from "../../src/manager/eviction/policies.js";
-import type { EvictionPolicy } from "../../src/manager/eviction/types.js";
+import type { EvictionPolicy } from "../../src/core/contracts/eviction.js";
 import { MemoryScalarStore } from "../../src/stores/scalar/memory.js";
 import { SqliteScalarStore } from "../../src/stores/scalar/sqlite.js";
 import { testEvictionPolicy } from "../../src/testing/eviction-contract.js";

@@ -5,13 +5,13 @@
  */
 import type { QuestionDep } from "../../src/core/types.js";
 import { DataManager } from "../../src/manager/data-manager.js";
-import type { ObjectStore } from "../../src/stores/object/types.js";
+import type { ObjectStore } from "../../src/core/contracts/object-store.js";
 import { MemoryScalarStore } from "../../src/stores/scalar/memory.js";
 import { MariaDbScalarStore } from "../../src/stores/scalar/mysql.js";
 import { PostgresScalarStore } from "../../src/stores/scalar/postgres.js";
 import { RedisScalarStore } from "../../src/stores/scalar/redis.js";
 import { SqliteScalarStore } from "../../src/stores/scalar/sqlite.js";
-import type { ScalarStore } from "../../src/stores/scalar/types.js";
+import type { ScalarStore } from "../../src/core/contracts/scalar-store.js";
 import { ManualClock } from "../../src/testing/manual-clock.js";
 import { tempDir } from "../helpers/fixtures.js";
 import { testUrl, uniquePrefix, type DroppableStore } from "../helpers/server-stores.js";

@@ -1,5 +1,5 @@
 import { first, nop, randomOne, temperatureSoftmax } from "../../src/processors/post.js";
-import type { PostProcessFunc } from "../../src/processors/types.js";
+import type { PostProcessFunc } from "../../src/core/contracts/processors.js";
 import { seededRandom } from "../../src/testing/vector-index-contract.js";
 
 // Every function fits the pipeline's slot (checked by tsc).

@@ -17,7 +17,7 @@ import {
   messageRole,
   messageText,
 } from "../../src/processors/pre.js";
-import type { PreEmbeddingFunc } from "../../src/processors/types.js";
+import type { PreEmbeddingFunc } from "../../src/core/contracts/processors.js";
 
 const context = (options: ConstructorParameters<typeof Config>[0] = {}) => ({ config: new Config(options) });
 

@@ -1,5 +1,5 @@
 import { Cache, Config, DistanceEvaluation, managerFactory } from "../../src/index.js";
-import type { EmbeddingInput } from "../../src/embeddings/types.js";
+import type { EmbeddingInput } from "../../src/core/contracts/embedding.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../../src/testing/index.js";
 import { BagOfWordsEmbedding } from "../helpers/fixtures.js";
 import { expectErrorBody, serve, type Served } from "./helpers.js";

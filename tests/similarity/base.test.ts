@@ -12,7 +12,7 @@ import { LLMJudgeEvaluation } from "../../src/similarity/llm-judge.js";
 import { KReciprocalEvaluation } from "../../src/similarity/k-reciprocal.js";
 import { SequenceMatchEvaluation } from "../../src/similarity/sequence-match.js";
 import { TimeEvaluation } from "../../src/similarity/time.js";
-import type { SimilarityEvaluation } from "../../src/similarity/types.js";
+import type { SimilarityEvaluation } from "../../src/core/contracts/evaluation.js";
 import { BagOfWordsEmbedding, tempDir } from "../helpers/fixtures.js";
 
 const similarity = { DistanceEvaluation, ExactMatchEvaluation, KReciprocalEvaluation, TimeEvaluation };

@@ -1,8 +1,8 @@
 import { ValidationError } from "../../src/core/errors.js";
 import { cosineSimilarity, l2Normalize } from "../../src/core/vector-math.js";
 import { KReciprocalEvaluation } from "../../src/similarity/k-reciprocal.js";
-import type { EvaluationContext } from "../../src/similarity/types.js";
-import type { VectorHit } from "../../src/stores/vector/types.js";
+import type { EvaluationContext } from "../../src/core/contracts/evaluation.js";
+import type { VectorHit } from "../../src/core/contracts/vector-index.js";
 import { syntheticEmbedding, syntheticPair, testSimilarityEvaluation } from "../../src/testing/evaluation-contract.js";
 
 /** A brute-force cosine index over real vectors, standing in for the cache's vector store. */

@@ -5,7 +5,7 @@ import { checkGuardModel, guardProbability, type GuardModel } from "../../src/si
 import { conflicts, hasOppositeAction, jaccard, namesUnmentioned, negatesWhatOtherAffirms, oneSided, questionFacts, stem } from "../../src/similarity/guard-text.js";
 import { DEFAULT_GUARD_MODEL, DEFAULT_GUARD_THRESHOLD, PrecisionGuardEvaluation } from "../../src/similarity/precision-guard.js";
 import { DEFAULT_PRESET_THRESHOLD, presetEvaluation } from "../../src/similarity/preset.js";
-import type { SimilarityEvaluation } from "../../src/similarity/types.js";
+import type { SimilarityEvaluation } from "../../src/core/contracts/evaluation.js";
 import { syntheticPair, testSimilarityEvaluation } from "../../src/testing/evaluation-contract.js";
 import { tempDir } from "../helpers/fixtures.js";
 

@@ -14,7 +14,7 @@ import { DistanceEvaluation } from "../../src/similarity/distance.js";
 import { PrecisionGuardEvaluation } from "../../src/similarity/precision-guard.js";
 import { presetEvaluation } from "../../src/similarity/preset.js";
 import { TimeEvaluation } from "../../src/similarity/time.js";
-import type { SimilarityEvaluation } from "../../src/similarity/types.js";
+import type { SimilarityEvaluation } from "../../src/core/contracts/evaluation.js";
 import { UnambiguousEvaluation } from "../../src/similarity/unambiguous.js";
 import { syntheticEmbedding } from "../../src/testing/evaluation-contract.js";
 import { tempDir } from "../helpers/fixtures.js";

@@ -1,6 +1,6 @@
 import { DimensionMismatchError, ValidationError } from "../../src/core/errors.js";
 import { clamp, embeddingSimilarity, normalizeScore } from "../../src/similarity/score.js";
-import type { SimilarityEvaluation } from "../../src/similarity/types.js";
+import type { SimilarityEvaluation } from "../../src/core/contracts/evaluation.js";
 
 const withRange = (min: number, max: number): SimilarityEvaluation => ({
   range: () => [min, max],

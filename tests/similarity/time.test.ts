@@ -2,7 +2,7 @@ import { ValidationError } from "../../src/core/errors.js";
 import type { CacheRecord } from "../../src/core/types.js";
 import { DistanceEvaluation } from "../../src/similarity/distance.js";
 import { TimeEvaluation } from "../../src/similarity/time.js";
-import type { SimilarityEvaluation } from "../../src/similarity/types.js";
+import type { SimilarityEvaluation } from "../../src/core/contracts/evaluation.js";
 import { syntheticPair, testSimilarityEvaluation } from "../../src/testing/evaluation-contract.js";
 
 testSimilarityEvaluation({

@@ -4,7 +4,7 @@ import { Cache } from "../../src/core/cache.js";
 import { ValidationError } from "../../src/core/errors.js";
 import { managerFactory } from "../../src/manager/factory.js";
 import { DistanceEvaluation } from "../../src/similarity/distance.js";
-import type { EvaluationCandidate, SimilarityEvaluation } from "../../src/similarity/types.js";
+import type { EvaluationCandidate, SimilarityEvaluation } from "../../src/core/contracts/evaluation.js";
 import { UnambiguousEvaluation } from "../../src/similarity/unambiguous.js";
 import { syntheticPair, testSimilarityEvaluation } from "../../src/testing/evaluation-contract.js";
 import { BagOfWordsEmbedding } from "../helpers/fixtures.js";

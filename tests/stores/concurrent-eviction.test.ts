@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { MySqlScalarStore } from "../../src/stores/scalar/mysql.js";
 import { PostgresScalarStore } from "../../src/stores/scalar/postgres.js";
 import { RedisScalarStore } from "../../src/stores/scalar/redis.js";
-import type { ScalarStore } from "../../src/stores/scalar/types.js";
+import type { ScalarStore } from "../../src/core/contracts/scalar-store.js";
 import { TEST_URL_VARS, uniquePrefix } from "../helpers/server-stores.js";
 
 const CHILD = fileURLToPath(new URL("../fixtures/evict-child.ts", import.meta.url));

@@ -8,7 +8,7 @@ import mysql from "mysql2/promise";
 import pg from "pg";
 import { Cache } from "../../src/core/cache.js";
 import { managerFactory } from "../../src/manager/factory.js";
-import type { ScalarStore } from "../../src/stores/scalar/types.js";
+import type { ScalarStore } from "../../src/core/contracts/scalar-store.js";
 import { countingCachedModel, mysqlCutter, postgresCutter, redisCutter, type ConnectionCutter } from "../helpers/connection-cut.js";
 import { TEST_URL_VARS, uniquePrefix, type DroppableStore } from "../helpers/server-stores.js";
 

@@ -8,7 +8,7 @@ import { Cache } from "../../src/core/cache.js";
 import { StoreError } from "../../src/core/errors.js";
 import { cached } from "../../src/adapters/function.js";
 import { managerFactory } from "../../src/manager/factory.js";
-import type { ScalarStore } from "../../src/stores/scalar/types.js";
+import type { ScalarStore } from "../../src/core/contracts/scalar-store.js";
 import { TEST_URL_VARS, startProxy, uniquePrefix, viaPort, type CuttableProxy } from "../helpers/server-stores.js";
 import { freePort } from "../helpers/local-services.js";
 

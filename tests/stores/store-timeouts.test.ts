@@ -9,7 +9,7 @@ import { Cache } from "../../src/core/cache.js";
 import { StoreError } from "../../src/core/errors.js";
 import { loadGptCacheConfig } from "../../src/config/gptcache-config.js";
 import { managerFactory } from "../../src/manager/factory.js";
-import type { ScalarStore } from "../../src/stores/scalar/types.js";
+import type { ScalarStore } from "../../src/core/contracts/scalar-store.js";
 import { countingCachedModel, silenceableProxy, type SilenceableProxy } from "../helpers/connection-cut.js";
 import { TEST_URL_VARS, uniquePrefix, viaPort, type DroppableStore } from "../helpers/server-stores.js";
 

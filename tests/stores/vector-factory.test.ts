@@ -7,7 +7,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { Cache, DistanceEvaluation, get, managerFactory, put, UnknownKindError, type ManagerFactoryOptions } from "../../src/index.js";
-import { type ScalarStore } from "../../src/stores/scalar/types.js";
+import { type ScalarStore } from "../../src/core/contracts/scalar-store.js";
 import { BagOfWordsEmbedding, tempDir } from "../helpers/fixtures.js";
 import { testUrl, uniquePrefix } from "../helpers/server-stores.js";
 import { testCollection } from "../helpers/vector-database.js";

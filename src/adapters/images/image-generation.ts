@@ -8,7 +8,7 @@ import { cache as globalCache } from "../../core/cache.js";
 import { stableStringify } from "../../core/keys.js";
 import { runCached, type FlowOptions } from "../../core/pipeline.js";
 import { getPrompt } from "../../processors/pre.js";
-import type { ObjectStore } from "../../stores/object/types.js";
+import type { ObjectStore } from "../../core/contracts/object-store.js";
 import { hitMarker } from "../openai/marker.js";
 import { withDefaultKey } from "../openai/options.js";
 import type { OpenAIHitMarker } from "../openai/types.js";

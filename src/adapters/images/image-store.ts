@@ -5,7 +5,7 @@
 import type { Cache } from "../../core/cache.js";
 import { StoreError, ValidationError } from "../../core/errors.js";
 import type { StoredAnswer } from "../../core/pipeline.js";
-import type { ObjectStore } from "../../stores/object/types.js";
+import type { ObjectStore } from "../../core/contracts/object-store.js";
 
 /** How an image is handed back: its bytes, its bytes as base64, or a link (file:// for a local store, a presigned URL for s3). */
 export type ImageResponseFormat = "bytes" | "base64" | "url";

@@ -8,7 +8,7 @@ import type { Cache } from "../../core/cache.js";
 import { StoreError, ValidationError } from "../../core/errors.js";
 import type { CacheHit, StoredAnswer } from "../../core/pipeline.js";
 import { getPrompt } from "../../processors/pre.js";
-import type { ObjectStore } from "../../stores/object/types.js";
+import type { ObjectStore } from "../../core/contracts/object-store.js";
 import { hitMarker, nowSeconds } from "./marker.js";
 import { asRecords, settingsPartition, splitBody, without } from "./options.js";
 import { passThrough, runValue } from "./run.js";

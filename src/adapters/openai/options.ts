@@ -8,7 +8,7 @@ import { DEFAULT_PARTITION_KEYS } from "../../core/config.js";
 import { ValidationError } from "../../core/errors.js";
 import { stableStringify } from "../../core/keys.js";
 import type { FlowOptions } from "../../core/pipeline.js";
-import type { PreEmbeddingFunc } from "../../processors/types.js";
+import type { PreEmbeddingFunc } from "../../core/contracts/processors.js";
 import type { LlmFunction, UpstreamSettings } from "./types.js";
 
 /** Body fields that are the cache's options, and their camelCase names in the request flow. */

@@ -14,7 +14,7 @@ import {
 import { cache as globalCache } from "../../core/cache.js";
 import { NotInitError } from "../../core/errors.js";
 import type { CacheRequest } from "../../core/types.js";
-import type { PreEmbeddingFunc } from "../../processors/types.js";
+import type { PreEmbeddingFunc } from "../../core/contracts/processors.js";
 import { withDefaultKey } from "./options.js";
 import type { CachedCall } from "./types.js";
 

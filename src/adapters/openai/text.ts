@@ -4,7 +4,7 @@
  */
 import type { Cache } from "../../core/cache.js";
 import type { CacheHit } from "../../core/pipeline.js";
-import type { PreEmbeddingFunc } from "../../processors/types.js";
+import type { PreEmbeddingFunc } from "../../core/contracts/processors.js";
 import { replayAs, type ReplayShape } from "./marker.js";
 import { splitBody } from "./options.js";
 import { asStream, passThrough, runStream, runValue } from "./run.js";

@@ -1,6 +1,6 @@
 import { UnknownKindError, ValidationError } from "../../core/errors.js";
 import type { CacheRecord } from "../../core/types.js";
-import type { EvictionColumn, EvictionPolicy } from "./types.js";
+import type { EvictionColumn, EvictionPolicy } from "../../core/contracts/eviction.js";
 
 function policy(name: string, order: EvictionPolicy["order"]): EvictionPolicy {
   return Object.freeze({ name, order: Object.freeze(order.map((step) => Object.freeze({ ...step }))) });

@@ -1,6 +1,6 @@
 import type { CacheRequest } from "../../core/types.js";
 import { messageRole, messageText, requestMessages } from "../pre.js";
-import type { PreEmbeddingContext } from "../types.js";
+import type { PreEmbeddingContext } from "../../core/contracts/processors.js";
 import { formatTurns } from "./dialogue.js";
 
 /**

@@ -1,7 +1,7 @@
 import { ValidationError } from "../../core/errors.js";
 import type { CacheRequest } from "../../core/types.js";
 import { messageRole, messageText, requestMessages } from "../pre.js";
-import type { PreEmbeddingContext } from "../types.js";
+import type { PreEmbeddingContext } from "../../core/contracts/processors.js";
 
 /** One turn of a conversation: its OpenAI role and its text. */
 export interface Turn {

@@ -4,7 +4,7 @@ import { toEmbeddingFunction, type EmbeddingSource } from "../../embeddings/reso
 import { EmbeddingCache } from "../../similarity/embedding-cache.js";
 import { integerOption } from "../../similarity/options.js";
 import { embeddingSimilarity } from "../../similarity/score.js";
-import type { PreEmbeddingContext } from "../types.js";
+import type { PreEmbeddingContext } from "../../core/contracts/processors.js";
 import { concatAllQueries } from "./concat.js";
 import { formatTurns, readDialogue } from "./dialogue.js";
 

@@ -5,7 +5,7 @@ import type { CacheRequest } from "../../core/types.js";
 import { Lru } from "../../core/lru.js";
 import { integerOption } from "../../similarity/options.js";
 import { messageText } from "../pre.js";
-import type { PreEmbeddingContext } from "../types.js";
+import type { PreEmbeddingContext } from "../../core/contracts/processors.js";
 import { concatAllQueries } from "./concat.js";
 import { formatTurns, readDialogue } from "./dialogue.js";
 

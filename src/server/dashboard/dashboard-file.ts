@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { writeFileAtomic } from "../../core/atomic-file.js";
-import type { ScalarStore } from "../../stores/scalar/types.js";
+import type { ScalarStore } from "../../core/contracts/scalar-store.js";
 import { storeFolder } from "../credential.js";
 import type { DashboardStats } from "./dashboard-stats.js";
 

@@ -5,7 +5,7 @@ import { writeFileAtomic } from "../../core/atomic-file.js";
 import { StoreError, ValidationError } from "../../core/errors.js";
 import { makePrivateDir } from "../../core/private-files.js";
 import { checkObjectKey, newObjectKey } from "./keys.js";
-import type { ObjectStore } from "./types.js";
+import type { ObjectStore } from "../../core/contracts/object-store.js";
 
 export interface LocalObjectStoreOptions {
   /** Folder the objects are kept in (created owner-only on init; objects are owner-only files). */

@@ -5,7 +5,7 @@ import { SemcacheError, StoreError, ValidationError } from "../../core/errors.js
 import { importOptional } from "../../core/optional-import.js";
 import { messageOf } from "../connection.js";
 import { checkObjectKey, newObjectKey } from "./keys.js";
-import type { ObjectStore } from "./types.js";
+import type { ObjectStore } from "../../core/contracts/object-store.js";
 
 type S3Module = typeof S3Sdk;
 type PresignerModule = typeof Presigner;

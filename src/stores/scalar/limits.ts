@@ -1,7 +1,7 @@
 import { ValidationError, ValueTooLongError } from "../../core/errors.js";
 import { codePointLength } from "../../core/question-length.js";
 import type { NewRecord } from "../../core/types.js";
-import { DEFAULT_TABLE_LEN, type TableLenConfig } from "./types.js";
+import { DEFAULT_TABLE_LEN, type TableLenConfig } from "../../core/contracts/scalar-store.js";
 
 const FIELDS = Object.keys(DEFAULT_TABLE_LEN) as ReadonlyArray<keyof TableLenConfig>;
 

@@ -4,10 +4,10 @@ import { SemcacheError, StoreError, ValidationError } from "../../core/errors.js
 import type { CacheRecord, NewRecord, QuestionDep, ReportRow } from "../../core/types.js";
 import { bytesToVector, vectorToBytes } from "../../core/vector-math.js";
 import { checkEvictSizes, evictionComparator } from "../../manager/eviction/policies.js";
-import type { EvictionPolicy } from "../../manager/eviction/types.js";
+import type { EvictionPolicy } from "../../core/contracts/eviction.js";
 import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
 import { resolveMaxReports, type ReportRetentionOptions } from "./report-retention.js";
-import type { ScalarStore, ScalarStoreCapabilities, TableLenConfig } from "./types.js";
+import type { ScalarStore, ScalarStoreCapabilities, TableLenConfig } from "../../core/contracts/scalar-store.js";
 
 export interface MemoryScalarStoreOptions extends ReportRetentionOptions {
   /** JSON file loaded on init and written on flush/close; without it nothing outlives the process. */

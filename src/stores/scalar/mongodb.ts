@@ -7,12 +7,12 @@ import { importOptional } from "../../core/optional-import.js";
 import type { AnswerType, CacheRecord, NewRecord, QuestionDep, ReportRow } from "../../core/types.js";
 import { bytesToVector, vectorToBytes } from "../../core/vector-math.js";
 import { checkEvictSizes, effectiveOrder } from "../../manager/eviction/policies.js";
-import type { EvictionColumn, EvictionPolicy } from "../../manager/eviction/types.js";
+import type { EvictionColumn, EvictionPolicy } from "../../core/contracts/eviction.js";
 import { describeTarget, Lazy, positiveInteger, resolveTimeoutMs, resolveUrl, storeFault, type ServerConnectionOptions } from "../connection.js";
 import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
 import { resolveMaxReports, type ReportRetentionOptions } from "./report-retention.js";
 import { tableNames, type TableNames } from "./sqlite-schema.js";
-import type { ScalarStore, ScalarStoreCapabilities, TableLenConfig } from "./types.js";
+import type { ScalarStore, ScalarStoreCapabilities, TableLenConfig } from "../../core/contracts/scalar-store.js";
 
 /** A `MongoClient` of the mongodb driver, typed by shape so that these declarations compile without the driver. */
 export interface MongoClientLike {

@@ -5,7 +5,7 @@ import { describeTarget, positiveInteger, resolveTimeoutMs, resolveUrl, type Ser
 import { MYSQL_SCHEMA } from "./sql-schema.js";
 import type { ReportRetentionOptions } from "./report-retention.js";
 import { SqlScalarStore, type SqlDriver, type SqlExecutor, type SqlResult } from "./sql-store.js";
-import type { TableLenConfig } from "./types.js";
+import type { TableLenConfig } from "../../core/contracts/scalar-store.js";
 
 /** A `mysql2/promise` Pool, typed by shape so that these declarations compile in an app without `mysql2`. */
 export interface MySqlPoolLike {

@@ -5,7 +5,7 @@ import { describeTarget, positiveInteger, resolveTimeoutMs, resolveUrl, type Ser
 import { POSTGRES_SCHEMA } from "./sql-schema.js";
 import type { ReportRetentionOptions } from "./report-retention.js";
 import { SqlScalarStore, type SqlDriver, type SqlExecutor } from "./sql-store.js";
-import type { TableLenConfig } from "./types.js";
+import type { TableLenConfig } from "../../core/contracts/scalar-store.js";
 
 /** A `pg` Pool, typed by shape so that these declarations compile in an app without `pg`. */
 export interface PgPoolLike {

@@ -4,14 +4,14 @@ import { importOptional } from "../../core/optional-import.js";
 import type { AnswerType, CacheRecord, NewRecord, QuestionDep, ReportRow } from "../../core/types.js";
 import { bytesToVector, vectorToBytes } from "../../core/vector-math.js";
 import { checkEvictSizes, effectiveOrder } from "../../manager/eviction/policies.js";
-import type { EvictionColumn, EvictionPolicy } from "../../manager/eviction/types.js";
+import type { EvictionColumn, EvictionPolicy } from "../../core/contracts/eviction.js";
 import {
   describeTarget, Lazy, messageOf, positiveInteger, resolveTimeoutMs, resolveUrl, storeFault, withDeadline, type ServerConnectionOptions,
 } from "../connection.js";
 import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
 import { REDIS_SCRIPTS, type RedisScriptName } from "./redis-scripts.js";
 import { resolveMaxReports, type ReportRetentionOptions } from "./report-retention.js";
-import type { ScalarStore, ScalarStoreCapabilities, TableLenConfig } from "./types.js";
+import type { ScalarStore, ScalarStoreCapabilities, TableLenConfig } from "../../core/contracts/scalar-store.js";
 
 /** The part of a node-redis (v4+) client the store uses. */
 export interface RedisClientLike {

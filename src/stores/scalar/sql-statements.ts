@@ -8,7 +8,7 @@
 import type { AnswerType, CacheRecord, QuestionDep } from "../../core/types.js";
 import { bytesToVector } from "../../core/vector-math.js";
 import { effectiveOrder } from "../../manager/eviction/policies.js";
-import type { EvictionColumn, EvictionPolicy } from "../../manager/eviction/types.js";
+import type { EvictionColumn, EvictionPolicy } from "../../core/contracts/eviction.js";
 import type { TableNames } from "./table-names.js";
 
 /** What the statements of one SQL database differ in. */

@@ -2,14 +2,14 @@ import { StoreError, ValidationError } from "../../core/errors.js";
 import type { CacheRecord, NewRecord, ReportRow } from "../../core/types.js";
 import { bytesToVector, vectorToBytes } from "../../core/vector-math.js";
 import { checkEvictSizes } from "../../manager/eviction/policies.js";
-import type { EvictionPolicy } from "../../manager/eviction/types.js";
+import type { EvictionPolicy } from "../../core/contracts/eviction.js";
 import { Lazy, storeFault, withDeadline } from "../connection.js";
 import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
 import { resolveMaxReports } from "./report-retention.js";
 import { dropDdl, LIVE_EVENTS, liveTriggerName, schemaDdl, type SqlSchemaDialect } from "./sql-schema.js";
 import { evictionSelect, scalarStatements, serverStatements, toRecords, type RecordRow } from "./sql-statements.js";
 import { tableNames, type TableNames } from "./sqlite-schema.js";
-import type { ScalarStore, ScalarStoreCapabilities, TableLenConfig } from "./types.js";
+import type { ScalarStore, ScalarStoreCapabilities, TableLenConfig } from "../../core/contracts/scalar-store.js";
 
 /** What a statement gave back, the same for every driver. */
 export interface SqlResult {

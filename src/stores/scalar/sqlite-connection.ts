@@ -6,7 +6,7 @@
 import type BetterSqlite3 from "better-sqlite3";
 import type { NewRecord, ReportRow } from "../../core/types.js";
 import { vectorToBytes } from "../../core/vector-math.js";
-import type { EvictionPolicy } from "../../manager/eviction/types.js";
+import type { EvictionPolicy } from "../../core/contracts/eviction.js";
 import { batchStatements } from "./sql-statements.js";
 import { evictionSelect, scalarStatements, sqliteDdl, type TableNames } from "./sqlite-schema.js";
 

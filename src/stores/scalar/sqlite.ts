@@ -9,7 +9,7 @@ import { makePrivateDirSync, PRIVATE_FILE_MODE } from "../../core/private-files.
 import type { CacheRecord, NewRecord, ReportRow } from "../../core/types.js";
 import { bytesToVector } from "../../core/vector-math.js";
 import { checkEvictSizes } from "../../manager/eviction/policies.js";
-import type { EvictionPolicy } from "../../manager/eviction/types.js";
+import type { EvictionPolicy } from "../../core/contracts/eviction.js";
 import { resolveTimeoutMs } from "../connection.js";
 import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
 import { RecentRecords } from "./recent-records.js";
@@ -18,7 +18,7 @@ import { toRecords } from "./sql-statements.js";
 import { prepareStatements, setUpDatabase, writeTransactions, type SqliteStatements } from "./sqlite-connection.js";
 import { tableNames, type RecordRow, type TableNames } from "./sqlite-schema.js";
 import { inPlaceWriter, ThreadWriter, type SqliteWriter } from "./sqlite-writer.js";
-import type { ScalarStore, ScalarStoreCapabilities, TableLenConfig } from "./types.js";
+import type { ScalarStore, ScalarStoreCapabilities, TableLenConfig } from "../../core/contracts/scalar-store.js";
 
 export interface SqliteScalarStoreOptions extends ReportRetentionOptions {
   /** Database file (parent directories are created), or ":memory:" for a throwaway store. */

@@ -3,7 +3,7 @@ import { messageOf, resolveTimeoutMs, withDeadline } from "../connection.js";
 import { uuidFromId } from "./langchain-bridge.js";
 import { toCosineDistance, type ScoreKind } from "./score-mapping.js";
 import type { LangChainDocument, LangChainVectorStoreLike } from "./store-profiles.js";
-import type { VectorHit, VectorIndex, VectorIndexCapabilities } from "./types.js";
+import type { VectorHit, VectorIndex, VectorIndexCapabilities } from "../../core/contracts/vector-index.js";
 
 /** The calls DatabaseVectorIndex makes to a database, each under its deadline (timeoutMs). */
 export type DatabaseStep = "open" | "dimension" | "store" | "add" | "search" | "delete" | "count" | "clear" | "flush" | "close";

@@ -1,6 +1,6 @@
 import { DimensionMismatchError, ValidationError } from "../../core/errors.js";
 import { dot } from "../../core/vector-math.js";
-import type { VectorHit, VectorIndex, VectorIndexCapabilities } from "./types.js";
+import type { VectorHit, VectorIndex, VectorIndexCapabilities } from "../../core/contracts/vector-index.js";
 
 const KIND = "flat";
 

@@ -4,7 +4,7 @@ import { importOptional } from "../../core/optional-import.js";
 import { lockFolder, type FolderLock } from "../data-dir-lock.js";
 import { clampCosineDistance } from "./score-mapping.js";
 import { readSnapshot, writeSnapshot } from "./snapshot.js";
-import type { VectorHit, VectorIndex, VectorIndexCapabilities } from "./types.js";
+import type { VectorHit, VectorIndex, VectorIndexCapabilities } from "../../core/contracts/vector-index.js";
 
 export interface HnswIndexOptions {
   /** Vector length; 0 takes it from the first add (or from the saved index). */

@@ -19,7 +19,7 @@ import { FlatIndex } from "./flat.js";
 import { DEFAULT_HNSW_EF, HnswIndex, type HnswIndexOptions } from "./hnsw.js";
 import { LangChainVectorIndex, type LangChainVectorStoreLike } from "./langchain-bridge.js";
 import type { ScoreKind } from "./score-mapping.js";
-import type { VectorIndex } from "./types.js";
+import type { VectorIndex } from "../../core/contracts/vector-index.js";
 import { vectorsOnlyEmbeddings } from "./vectors-only-embeddings.js";
 
 /** In-process kinds, then vector databases (shared by replicas; see docs/vector-stores.md). */

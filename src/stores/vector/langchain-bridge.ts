@@ -8,7 +8,7 @@ import {
   type LangChainDocument,
   type LangChainVectorStoreLike,
 } from "./store-profiles.js";
-import type { VectorHit, VectorIndex, VectorIndexCapabilities } from "./types.js";
+import type { VectorHit, VectorIndex, VectorIndexCapabilities } from "../../core/contracts/vector-index.js";
 
 export type { LangChainVectorStoreLike } from "./store-profiles.js";
 

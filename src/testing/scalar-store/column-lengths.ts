@@ -1,7 +1,7 @@
 /** The scalar store contract: column lengths (tableLenConfig), counted in characters, and text that round-trips. */
 import { ValidationError, ValueTooLongError } from "../../core/errors.js";
 import type { NewRecord } from "../../core/types.js";
-import { DEFAULT_TABLE_LEN, type TableLenConfig } from "../../stores/scalar/types.js";
+import { DEFAULT_TABLE_LEN, type TableLenConfig } from "../../core/contracts/scalar-store.js";
 import { sampleRecord, type ScalarSuitePart } from "./harness.js";
 
 export function columnLengthTests({ runner, open }: ScalarSuitePart): void {

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { NewRecord } from "../../core/types.js";
-import type { ScalarStore, TableLenConfig } from "../../stores/scalar/types.js";
+import type { ScalarStore, TableLenConfig } from "../../core/contracts/scalar-store.js";
 import { resolveRunner, type TestRunner } from "../runner.js";
 
 /** What a store factory gets for one test. */

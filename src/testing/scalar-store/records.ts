@@ -1,6 +1,6 @@
 /** The scalar store contract: writing records and reading them back (ids, fields, keys, deletes, touch, paging). */
 import type { CacheRecord } from "../../core/types.js";
-import { DEFAULT_TABLE_LEN } from "../../stores/scalar/types.js";
+import { DEFAULT_TABLE_LEN } from "../../core/contracts/scalar-store.js";
 import { bytes, collect, vector } from "./fixtures.js";
 import { sampleRecord, type ScalarSuitePart } from "./harness.js";
 

@@ -1,7 +1,7 @@
 /** The scalar store contract: removing records (eviction, expiry, purging, clear) and what removal leaves behind. */
 import { ValidationError } from "../../core/errors.js";
 import { FIFO, LFU, LRU } from "../../manager/eviction/policies.js";
-import type { EvictionPolicy } from "../../manager/eviction/types.js";
+import type { EvictionPolicy } from "../../core/contracts/eviction.js";
 import { collect, sortIds } from "./fixtures.js";
 import { insertEvictionScenario, sampleRecord, type ScalarSuitePart } from "./harness.js";
 

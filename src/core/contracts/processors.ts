@@ -1,5 +1,5 @@
-import type { Config } from "../core/config.js";
-import type { CacheRequest } from "../core/types.js";
+import type { Config } from "../config.js";
+import type { CacheRequest } from "../types.js";
 
 export interface PreEmbeddingContext {
   config: Config;

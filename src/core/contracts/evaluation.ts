@@ -1,6 +1,6 @@
-import type { CacheRecord } from "../core/types.js";
-import type { EmbeddingFunction } from "../embeddings/types.js";
-import type { VectorHit } from "../stores/vector/types.js";
+import type { CacheRecord } from "../types.js";
+import type { EmbeddingFunction } from "./embedding.js";
+import type { VectorHit } from "./vector-index.js";
 
 /** The incoming request's side of a comparison. */
 export interface EvaluationSource {

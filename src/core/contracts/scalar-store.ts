@@ -1,5 +1,5 @@
-import type { CacheRecord, NewRecord, ReportRow } from "../../core/types.js";
-import type { EvictionPolicy } from "../../manager/eviction/types.js";
+import type { CacheRecord, NewRecord, ReportRow } from "../types.js";
+import type { EvictionPolicy } from "./eviction.js";
 
 /** Maximum lengths of the scalar columns (GPTCache's table_len_config). */
 export interface TableLenConfig {
