@@ -4,6 +4,7 @@ import { EmbeddingError, SemcacheError, ValidationError } from "../core/errors.j
 import type { ImageInput, ImagePreprocess } from "./image-types.js";
 import type { Transformers } from "./transformers-library.js";
 import type { EmbeddingInput } from "../core/contracts/embedding.js";
+import { decodeDataUrl } from "../core/data-url.js";
 
 export interface DecodeImageOptions {
   feature: string;
@@ -12,12 +13,10 @@ export interface DecodeImageOptions {
   readStrings?: boolean;
 }
 
-const DATA_URL = /^data:[^,]*?(;base64)?,(.*)$/s;
-
 /** The bytes a `data:` URL holds, or the contents of the file a path names. */
 async function bytesOfString(text: string, feature: string, index: number): Promise<Uint8Array> {
-  const data = DATA_URL.exec(text);
-  if (data) return data[1] ? Buffer.from(data[2], "base64") : Buffer.from(decodeURIComponent(data[2]), "latin1");
+  const data = decodeDataUrl(text);
+  if (data) return data.bytes;
   try {
     return await readFile(text);
   } catch (error) {

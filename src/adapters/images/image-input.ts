@@ -5,6 +5,7 @@
 import { digest } from "../../core/keys.js";
 import { ValidationError } from "../../core/errors.js";
 import { sniffImage, toBytes } from "./image-store.js";
+import { decodeDataUrl } from "../../core/data-url.js";
 
 /** An image: its bytes (Uint8Array, Buffer, ArrayBuffer), a `data:` URL, or an http(s) URL (downloaded to be keyed). */
 export type ImageInput = Uint8Array | ArrayBuffer | string;
@@ -42,11 +43,8 @@ export async function resolveImage(input: ImageInput, options: ImageFetchOptions
   const bytes = toBytes(input);
   if (bytes) return resolved(bytes);
   if (typeof input !== "string") throw new ValidationError("The image must be bytes, a data: URL or an http(s) URL.");
-  const data = /^data:([^;,]*)(;base64)?,(.*)$/s.exec(input);
-  if (data) {
-    const [, type, base64, payload] = data;
-    return resolved(base64 ? Buffer.from(payload, "base64") : Buffer.from(decodeURIComponent(payload), "latin1"), undefined, type || undefined);
-  }
+  const data = decodeDataUrl(input);
+  if (data) return resolved(data.bytes, undefined, data.mimeType);
   if (!/^https?:\/\//i.test(input)) throw new ValidationError("The image must be bytes, a data: URL or an http(s) URL (file paths: read the file first).");
   const timeout = AbortSignal.timeout(options.downloadTimeoutMs);
   const response = await (options.fetch ?? fetch)(input, { signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout });

@@ -13,6 +13,7 @@ import { hitMarker, nowSeconds } from "./marker.js";
 import { asRecords, settingsPartition, splitBody, without } from "./options.js";
 import { passThrough, runValue } from "./run.js";
 import type { CacheBodyOptions, CachedCall, Marked, UpstreamSettings } from "./types.js";
+import { decodeDataUrl } from "../../core/data-url.js";
 
 /** An image generation body with the cache's options. */
 export type CachedImageBody = ImageGenerateParams & CacheBodyOptions<ImageGenerateParams, ImagesResponse>;
@@ -63,8 +64,8 @@ async function imageBytes(image: { b64_json?: string; url?: string }, signal?: A
   if (typeof image?.b64_json === "string") return Buffer.from(image.b64_json, "base64");
   const url = image?.url;
   if (typeof url !== "string") return null;
-  const data = /^data:[^,]*;base64,(.*)$/s.exec(url);
-  if (data) return Buffer.from(data[1], "base64");
+  const data = decodeDataUrl(url);
+  if (data) return data.bytes;
   if (!/^https?:\/\//i.test(url)) return null;
   const timeout = AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS);
   const response = await fetch(url, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });

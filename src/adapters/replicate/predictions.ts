@@ -6,6 +6,7 @@
 import { ValidationError } from "../../core/errors.js";
 import { throwUnlessOk, unexpectedAnswer, type ProviderConnection } from "../images/provider-http.js";
 import { ModelServerError } from "../local-models/model-server.js";
+import { decodeDataUrl } from "../../core/data-url.js";
 
 export type PredictionStatus = "starting" | "processing" | "succeeded" | "failed" | "canceled" | "aborted";
 
@@ -110,8 +111,8 @@ export async function runPrediction(
  * API's own origin (its files endpoint); delivery links are public and must not receive it.
  */
 export async function downloadOutput(connection: ProviderConnection, url: string, timeoutMs: number, signal?: AbortSignal): Promise<Uint8Array> {
-  const data = /^data:[^,]*;base64,(.*)$/s.exec(url);
-  if (data) return Buffer.from(data[1], "base64");
+  const data = decodeDataUrl(url);
+  if (data) return data.bytes;
   if (!/^https?:\/\//i.test(url)) throw unexpectedAnswer("Replicate (an output that is not a file URL)", url);
   const sameOrigin = new URL(url).origin === new URL(connection.baseUrl).origin;
   const timeout = AbortSignal.timeout(timeoutMs);
