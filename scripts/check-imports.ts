@@ -41,7 +41,7 @@ const LAYERS: Readonly<Record<string, number>> = {
  * kind only), kept until they are removed: "from -> to".
  */
 const KNOWN = new Set([
-  // The Cache's default components (a new Cache() works with no arguments) and the pipeline's score normalising.
+  // The Cache's default components (a new Cache() works with no arguments) and its DataManager type: core/cache.ts.
   "core -> embeddings",
   "core -> manager",
   "core -> processors",

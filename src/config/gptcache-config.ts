@@ -18,11 +18,15 @@ import type { PostProcessFunc, PreEmbeddingFunc } from "../core/contracts/proces
 import { ExactMatchEvaluation } from "../similarity/exact-match.js";
 import type { SimilarityEvaluation } from "../core/contracts/evaluation.js";
 import { readServerSection, type ServerSection } from "../server/server-config.js";
-import { createEmbedding, readEmbedding, type EmbeddingKind, type EmbeddingSettings } from "./embedding-config.js";
+import type { EmbeddingKind, EmbeddingSettings } from "./embedding-choice.js";
+import { readEmbedding } from "./embedding-config.js";
+import { createEmbedding } from "./embedding-factory.js";
 import { createEvaluation, readEvaluation, type EvaluationChoice } from "./evaluation-config.js";
 import { defined, isInstalled, type ReadContext } from "./read-context.js";
 import { Section } from "./section.js";
-import { readManager, readScalarParams, readVectorParams } from "./storage-config.js";
+import { readManager } from "./storage-config.js";
+import { readScalarParams } from "./storage-scalar-params.js";
+import { readVectorParams } from "./storage-vector-params.js";
 
 export { Section } from "./section.js";
 

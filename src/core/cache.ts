@@ -1,6 +1,6 @@
 import { toEmbeddingFunction, type EmbeddingSource } from "../embeddings/resolve.js";
 import { StringEmbedding } from "../embeddings/string.js";
-import type { EmbeddingFunction } from "./contracts/embedding.js";
+import type { EmbeddingFunction, EmbeddingInput, EmbeddingOutput } from "./contracts/embedding.js";
 import type { DataManager } from "../manager/data-manager.js";
 import { MapDataManager } from "../manager/map-manager.js";
 import { temperatureSoftmax } from "../processors/post.js";
@@ -9,10 +9,12 @@ import type { PostProcessFunc, PreEmbeddingFunc } from "./contracts/processors.j
 import { ExactMatchEvaluation } from "../similarity/exact-match.js";
 import type { SimilarityEvaluation } from "./contracts/evaluation.js";
 import { Config, type ConfigOptions } from "./config.js";
-import { NotInitError, ValidationError } from "./errors.js";
+import { EmbeddingMemo } from "./embedding-memo.js";
+import { NotInitError, SemcacheError, ValidationError, ValueTooLongError } from "./errors.js";
+import { SingleFlight } from "./flow/single-flight.js";
 import { isPartition, keyHash, keyText, partitionOf } from "./keys.js";
 import { checkQuestionLength } from "./question-length.js";
-import { Report } from "./report.js";
+import { Report, type Stage } from "./report.js";
 import type { CacheRequest } from "./types.js";
 
 /** Decides whether a request uses the cache at all. */
@@ -95,8 +97,18 @@ export class Cache {
   onError?: (error: Error) => void;
   report: Report = new Report();
   /** Model calls in flight, by surface and key (concurrent identical misses share one). */
-  readonly flights = new Map<string, Promise<unknown>>();
+  private readonly flights = new SingleFlight();
   private savesSinceFlush = 0;
+  /** Recent texts' embeddings (config.embeddingMemoSize of them). */
+  private embeddings = new EmbeddingMemo(0);
+
+  /**
+   * Embeds with the cache's embedding function; a text embedded lately is answered from memory (a lookup and then
+   * the save of its miss, a get and then a put embed once). See `ConfigOptions.embeddingMemoSize`.
+   */
+  embed(data: EmbeddingInput, extra?: unknown): Promise<EmbeddingOutput> {
+    return this.embeddings.embed(this.embeddingFunc, data, extra);
+  }
 
   /** The store behind the cache; a NotInitError before init(). */
   get dataManager(): DataManager {
@@ -134,6 +146,7 @@ export class Cache {
     this.similarityEvaluation = evaluation ?? new ExactMatchEvaluation();
     this.postProcessMessagesFunc = o.postProcessMessagesFunc ?? temperatureSoftmax;
     this.config = config;
+    this.embeddings = new EmbeddingMemo(config.embeddingMemoSize);
     this.nextCache = o.nextCache;
     this.onError = o.onError;
     this.report = new Report(config.logTimeFunc, () => [this.similarityEvaluation]);
@@ -196,8 +209,42 @@ export class Cache {
     return out;
   }
 
-  /** Called by the pipeline after each save: flushes every `config.autoFlush` saves. */
-  async afterSave(): Promise<void> {
+  // The request flow's bookkeeping (core/flow/): what it counts, times, absorbs and shares goes through these.
+
+  /** Counts one request, skip, miss or absorbed error in the report. */
+  count(event: "request" | "skip" | "miss" | "error"): void {
+    const report = this.report;
+    if (event === "request") report.requests++;
+    else if (event === "skip") report.skips++;
+    else if (event === "miss") report.misses++;
+    else report.errors++;
+  }
+
+  /** Counts a hit, and the completion tokens its answer saved (characters / 4). */
+  countHit(answer: string): void {
+    this.report.hits++;
+    this.report.savedTokens += Math.ceil(answer.length / 4);
+  }
+
+  /** Adds one run of a stage to the report's timings. */
+  timeStage(stage: Stage, milliseconds: number): void {
+    this.report.time(stage, milliseconds);
+  }
+
+  /** Absorbs a cache fault: counted (a too-long value also as a skipped save) and handed to `onError`. */
+  absorbFault(error: unknown): void {
+    if (ValueTooLongError.isInstance(error)) this.report.savesSkipped++;
+    this.report.errors++;
+    this.onError?.(error instanceof Error ? error : new SemcacheError("SEMCACHE_STORE", String(error)));
+  }
+
+  /** `run`'s result, shared with the concurrent identical misses that ask for the same flight id. */
+  shareFlight<R>(id: string, run: () => Promise<R>): Promise<R> {
+    return this.flights.share(id, run);
+  }
+
+  /** Told of each stored answer: flushes every `config.autoFlush` saves. */
+  async recordSave(): Promise<void> {
     if (this.config.autoFlush > 0 && ++this.savesSinceFlush >= this.config.autoFlush) {
       this.savesSinceFlush = 0;
       await this.dataManager.flush({ partial: true });

@@ -1,3 +1,4 @@
+import { DEFAULT_EMBEDDING_MEMO_SIZE } from "./embedding-memo.js";
 import { ValidationError } from "./errors.js";
 
 /** Request settings that must match exactly for a stored answer to be reused (model and sampling). */
@@ -54,6 +55,12 @@ export interface ConfigOptions {
    * ValueTooLongError. Default: no limit of its own.
    */
   maxQuestionLength?: number;
+  /**
+   * Recent texts whose embeddings the cache remembers, so a text asked again is embedded once: a LangChain
+   * `lookup` and then its `update`, a `get` and then a `put`, a question repeated. Default 256 (0.5 MB of 512-d
+   * vectors); 0 remembers none.
+   */
+  embeddingMemoSize?: number;
 }
 
 function check(condition: boolean, message: string): void {
@@ -63,7 +70,7 @@ function check(condition: boolean, message: string): void {
 /** Every ConfigOptions name: another one is refused by name, never dropped. */
 const CONFIG_OPTIONS: ReadonlyArray<keyof ConfigOptions> = [
   "similarityThreshold", "topK", "logTimeFunc", "prompts", "template", "contextLen", "autoFlush", "skipList",
-  "partitionKeys", "random", "maxQuestionLength",
+  "partitionKeys", "random", "maxQuestionLength", "embeddingMemoSize",
 ];
 
 function isStringList(value: unknown): value is string[] {
@@ -83,6 +90,7 @@ export class Config {
   readonly partitionKeys: readonly string[];
   readonly random: () => number;
   readonly maxQuestionLength?: number;
+  readonly embeddingMemoSize: number;
 
   constructor(options: ConfigOptions = {}) {
     const o = options;
@@ -111,6 +119,8 @@ export class Config {
     check(o.random === undefined || typeof o.random === "function", "random must be a function");
     const maxQuestionLength = o.maxQuestionLength;
     check(maxQuestionLength === undefined || (Number.isInteger(maxQuestionLength) && maxQuestionLength >= 1), "maxQuestionLength must be a positive integer");
+    const embeddingMemoSize = o.embeddingMemoSize ?? DEFAULT_EMBEDDING_MEMO_SIZE;
+    check(Number.isInteger(embeddingMemoSize) && embeddingMemoSize >= 0, "embeddingMemoSize must be a non-negative integer");
 
     this.similarityThreshold = threshold;
     this.topK = topK;
@@ -123,5 +133,6 @@ export class Config {
     this.partitionKeys = [...new Set(o.partitionKeys ?? DEFAULT_PARTITION_KEYS)];
     this.random = o.random ?? Math.random;
     this.maxQuestionLength = maxQuestionLength;
+    this.embeddingMemoSize = embeddingMemoSize;
   }
 }

@@ -155,10 +155,12 @@ type Reply =
   | { batch: Array<[number, number]> };
 
 /** One worker and the calls waiting on it; held (ref'd) only while a call is pending. */
-class UseWorker {
+export class UseWorker {
   private readonly worker: Worker;
-  private readonly calls = new Map<number, Call>();
+  private readonly calls = new Map<number, Call & { texts: number; firstIndex: number }>();
   private nextId = 0;
+  /** Texts sent and not yet answered (the pool gives a new call to the worker with the fewest). */
+  pendingTexts = 0;
   /** Calls made this turn, posted together when it ends. */
   private outbox: Array<{ id: number; texts?: readonly string[]; batchSize: number }> = [];
 
@@ -196,14 +198,16 @@ class UseWorker {
     return this.call(undefined, 1, { batches: 0, texts: 0 }).then(() => undefined);
   }
 
-  embed(texts: readonly string[], batchSize: number, counter: BatchCounter): Promise<number[][]> {
-    return this.call(texts, batchSize, counter);
+  /** `firstIndex`: the position of `texts[0]` in the caller's list (a pool's slice), for the errors' indexes. */
+  embed(texts: readonly string[], batchSize: number, counter: BatchCounter, firstIndex = 0): Promise<number[][]> {
+    return this.call(texts, batchSize, counter, firstIndex);
   }
 
-  private call(texts: readonly string[] | undefined, batchSize: number, counter: BatchCounter): Promise<number[][]> {
+  private call(texts: readonly string[] | undefined, batchSize: number, counter: BatchCounter, firstIndex = 0): Promise<number[][]> {
     const id = this.nextId++;
     return new Promise<number[][]>((resolve, reject) => {
-      this.calls.set(id, { counter, resolve, reject });
+      this.calls.set(id, { counter, resolve, reject, texts: texts?.length ?? 0, firstIndex });
+      this.pendingTexts += texts?.length ?? 0;
       if (this.calls.size === 1) this.worker.ref();
       if (this.outbox.push({ id, texts, batchSize }) === 1) setImmediate(() => this.post());
     });
@@ -233,22 +237,23 @@ class UseWorker {
     if (!call) return;
     this.settled(reply.id);
     const { error, vectors } = reply;
-    if (error?.kind === "validation") call.reject(new ValidationError(`${this.feature}: texts[${error.index}] has no words to embed.`));
+    if (error?.kind === "validation") call.reject(new ValidationError(`${this.feature}: texts[${call.firstIndex + error.index}] has no words to embed.`));
     else if (error) call.reject(new EmbeddingError(`${this.feature} failed: ${error.message}`));
     else call.resolve(rows(vectors));
   }
 
   private settled(id: number): void {
+    this.pendingTexts -= this.calls.get(id)?.texts ?? 0;
     this.calls.delete(id);
     if (this.calls.size === 0) this.worker.unref();
   }
 
-  /** A dead worker fails its pending calls; the next call starts a new one. */
   /** Ends the thread (and frees its model); calls in flight fail. */
   async terminate(): Promise<void> {
     await this.worker.terminate();
   }
 
+  /** A dead worker fails its pending calls and leaves its pool; the next call starts a new one. */
   private fail(cause: unknown): void {
     this.onGone(this);
     const reason = cause instanceof Error ? cause.message : String(cause);
@@ -257,25 +262,4 @@ class UseWorker {
       call.reject(new EmbeddingError(`${this.feature} failed: ${reason}`, { cause }));
     }
   }
-}
-
-let shared: UseWorker | undefined;
-
-/** The process's model worker (one model in memory however many instances use it), started on first use. */
-export function useWorker(feature: string): UseWorker {
-  shared ??= new UseWorker(feature, (gone) => {
-    if (shared === gone) shared = undefined;
-  });
-  return shared;
-}
-
-/**
- * Stops the process's model worker, if one runs; the next use starts a new one. The thread is unref'd, so it
- * never keeps a process alive, but a host that loads this module many times (a test runner's module copies)
- * would otherwise keep one thread and one model per copy.
- */
-export async function stopUseWorker(): Promise<void> {
-  const worker = shared;
-  shared = undefined;
-  await worker?.terminate();
 }

@@ -1,7 +1,8 @@
 import { Embeddings, type EmbeddingsParams } from "@langchain/core/embeddings";
 import { EmbeddingError, ValidationError } from "../core/errors.js";
 import { importOptional } from "../core/optional-import.js";
-import { USE_DIMENSION, useWorker } from "./use-worker.js";
+import { USE_DIMENSION } from "./use-worker.js";
+import { DEFAULT_USE_WORKERS, useWorkers } from "./use-worker-pool.js";
 
 /** The part of @energetic-ai/embeddings' model this class uses. */
 interface UseModel {
@@ -27,6 +28,12 @@ export interface UniversalSentenceEncoderParams extends EmbeddingsParams {
    * `semcache serve` turn it on.
    */
   worker?: boolean;
+  /**
+   * With `worker`: how many worker threads run the model, each with a copy (~30 MB), shared by every instance of
+   * the process (the largest number asked for wins). Default one per core, at most 4: one worker embeds on one
+   * core, so a pool embeds concurrent requests' texts and an import's batches side by side.
+   */
+  workers?: number;
   /**
    * Longest text embedded whole (JavaScript string length); a longer one is embedded from its first
    * `maxInputLength` characters, as sentence encoders truncate to their token limit. It bounds what one text
@@ -102,6 +109,7 @@ export class UniversalSentenceEncoderEmbeddings extends Embeddings {
   readonly dimension = USE_DIMENSION;
   readonly batchSize: number;
   readonly worker: boolean;
+  readonly workers: number;
   readonly maxInputLength: number;
   readonly stats: UseStats = { batches: 0, texts: 0 };
   #queue: Pending[] = [];
@@ -109,20 +117,23 @@ export class UniversalSentenceEncoderEmbeddings extends Embeddings {
 
   constructor(params: UniversalSentenceEncoderParams = {}) {
     super(params);
-    const { batchSize = DEFAULT_BATCH, worker = false, maxInputLength = DEFAULT_MAX_INPUT_LENGTH } = params;
+    const { batchSize = DEFAULT_BATCH, worker = false, workers = DEFAULT_USE_WORKERS, maxInputLength = DEFAULT_MAX_INPUT_LENGTH } = params;
     if (!Number.isInteger(batchSize) || batchSize < 1) throw new ValidationError(`${FEATURE}: \`batchSize\` must be a positive integer.`);
     if (typeof worker !== "boolean") throw new ValidationError(`${FEATURE}: \`worker\` must be a boolean.`);
+    if (!Number.isInteger(workers) || workers < 1) throw new ValidationError(`${FEATURE}: \`workers\` must be a positive integer.`);
+    if (params.workers !== undefined && !worker) throw new ValidationError(`${FEATURE}: \`workers\` needs \`worker: true\` (the model runs in process otherwise).`);
     if (!Number.isInteger(maxInputLength) || maxInputLength < 1) {
       throw new ValidationError(`${FEATURE}: \`maxInputLength\` must be a positive integer.`);
     }
     this.batchSize = batchSize;
     this.worker = worker;
+    this.workers = workers;
     this.maxInputLength = maxInputLength;
   }
 
   /** Loads the shared model now instead of on the first embedding. */
   async init(): Promise<void> {
-    if (this.worker) await useWorker(FEATURE).ready();
+    if (this.worker) await useWorkers(FEATURE, this.workers).ready();
     else await loadModel();
   }
 
@@ -138,7 +149,7 @@ export class UniversalSentenceEncoderEmbeddings extends Embeddings {
     });
     if (documents.length === 0) return [];
     const texts = documents.map((text) => truncate(text, this.maxInputLength));
-    if (this.worker) return useWorker(FEATURE).embed(texts, this.batchSize, this.stats);
+    if (this.worker) return useWorkers(FEATURE, this.workers).embed(texts, this.batchSize, this.stats);
     const model = await loadModel();
     texts.forEach((text, i) => {
       if (model.tokenizer.encode(text).length === 0) throw new ValidationError(`${FEATURE}: texts[${i}] has no words to embed.`);

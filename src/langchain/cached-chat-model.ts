@@ -6,14 +6,15 @@ import {
   type BaseChatModelParams,
   type BindToolsInput,
 } from "@langchain/core/language_models/chat_models";
-import { AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/core/messages";
-import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
+import type { AIMessageChunk, BaseMessage } from "@langchain/core/messages";
+import type { ChatGenerationChunk, ChatResult } from "@langchain/core/outputs";
 import type { Runnable } from "@langchain/core/runnables";
 import { ValidationError } from "../core/errors.js";
 import { cache as globalCache } from "../core/cache.js";
-import { absorbFault, putAnswer, runCachedStream, type CacheHit } from "../core/pipeline.js";
+import { absorbFault, putAnswer, runCachedStream } from "../core/pipeline.js";
 import type { CacheRequest } from "../core/types.js";
-import { chunkOfMessage, messageFromHit, storableAnswer } from "./chat-answers.js";
+import { messageFromHit, storableAnswer } from "./chat-answers.js";
+import { generationChunks, markedChunk, replayChunks, resultOf } from "./chat-chunks.js";
 import { chatRequest, toolSettingsDigest, withoutToolSettings } from "./chat-key.js";
 import { warmMessages, type WarmPair } from "./warm.js";
 import {
@@ -27,16 +28,7 @@ import {
   type CacheCallOptions,
   type WrapperCacheDefaults,
 } from "./call-options.js";
-import {
-  hitMarker,
-  markedMessage,
-  replayHit,
-  reportTokens,
-  SEARCH_ONLY_MISS_MARKER,
-  SHARED_MARKER,
-  ZERO_USAGE,
-  type SemcacheMarker,
-} from "./messages.js";
+import { markedMessage, reportTokens, SEARCH_ONLY_MISS_MARKER, SHARED_MARKER } from "./messages.js";
 
 /** Concurrent identical misses share one model call only within one surface. */
 const SURFACE = "langchain-chat";
@@ -65,53 +57,6 @@ export interface CachedChatModelFields<M extends BaseChatModelCallOptions = Base
 function isChatModel(model: unknown): model is BaseChatModel {
   const m = model as { _modelType?: () => string; invoke?: unknown } | null;
   return typeof m?._modelType === "function" && m._modelType() === "base_chat_model" && typeof m.invoke === "function";
-}
-
-/** A result with the message's usage also as llmOutput.tokenUsage, as LangChain's streaming path reports it. */
-function resultOf(message: BaseMessage): ChatResult {
-  const usage = AIMessage.isInstance(message) ? message.usage_metadata : undefined;
-  const llmOutput = usage && {
-    tokenUsage: { promptTokens: usage.input_tokens, completionTokens: usage.output_tokens, totalTokens: usage.total_tokens },
-  };
-  return { generations: [{ text: message.text, message }], llmOutput };
-}
-
-/** A stream chunk that cost no model call: the first of a replay (or a searchOnly miss) carries the marker. */
-function markedChunk(text: string, marker?: SemcacheMarker): ChatGenerationChunk {
-  const message = new AIMessageChunk({
-    content: text,
-    response_metadata: marker ? { semcache: marker } : {},
-    usage_metadata: marker ? { ...ZERO_USAGE } : undefined,
-  });
-  return new ChatGenerationChunk({ text, message });
-}
-
-/**
- * A hit as stream chunks: text a few words at a time, a message that calls tools as one chunk. An entry that
- * is not a message (a cache fault, counted) is answered by the model instead.
- */
-async function* replayChunks(
-  hit: CacheHit,
-  upstream: () => Promise<AsyncIterable<ChatGenerationChunk>>,
-  signal?: AbortSignal,
-): AsyncGenerator<ChatGenerationChunk> {
-  if (hit.answerType !== "object") {
-    yield* replayHit(hit, (text, first) => markedChunk(text, first ? hitMarker(hit) : undefined), signal);
-    return;
-  }
-  let message: AIMessageChunk;
-  try {
-    message = chunkOfMessage(messageFromHit(hit));
-  } catch (error) {
-    absorbFault(hit.cache, error);
-    yield* await upstream();
-    return;
-  }
-  yield new ChatGenerationChunk({ text: message.text, message });
-}
-
-async function* generationChunks(source: AsyncIterable<AIMessageChunk>): AsyncGenerator<ChatGenerationChunk> {
-  for await (const message of source) yield new ChatGenerationChunk({ text: message.text, message });
 }
 
 /**

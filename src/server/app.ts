@@ -108,7 +108,7 @@ export function buildServer(options: BuildServerOptions): FastifyInstance {
   installHostGuard(app, settings);
   installJsonParser(app);
   installHooks(app, state);
-  const savedDashboard = dashboardFile(cache.dataManager.scalar);
+  const savedDashboard = dashboardFile(cache.dataManager.storeInfo());
   if (savedDashboard !== undefined) persistDashboard(app, state.dashboard, savedDashboard);
   if (options.closeCache) app.addHook("onClose", async () => cache.close());
 

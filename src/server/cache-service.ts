@@ -72,7 +72,7 @@ export class CacheService {
   checkPrompt(prompt: string): void {
     if (typeof prompt !== "string" || prompt.length === 0) throw new ValidationError("prompt must be a non-empty string.");
     checkStorableText("prompt", prompt);
-    checkLength("question_question", prompt, this.cache.dataManager.scalar.tableLen);
+    checkLength("question_question", prompt, this.cache.dataManager.tableLen);
   }
 
   async put(prompt: string, answer: string, namespace?: string): Promise<void> {
@@ -126,11 +126,11 @@ export class CacheService {
 
   /** Every live entry, oldest first. */
   async *entries(): AsyncIterable<ExportedEntry> {
-    for await (const record of this.cache.dataManager.scalar.iterate()) yield exported(record);
+    for await (const record of this.cache.dataManager.entries()) yield exported(record);
   }
 
   async stats(): Promise<CacheStats> {
     const { dataManager } = this.cache;
-    return { entries: await dataManager.count(), recordedHits: await dataManager.scalar.countReports(), cache: this.cache.report.toJSON() };
+    return { entries: await dataManager.count(), recordedHits: await dataManager.countReports(), cache: this.cache.report.toJSON() };
   }
 }

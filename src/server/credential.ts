@@ -6,7 +6,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, linkSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { ValidationError } from "../core/errors.js";
-import type { ScalarStore } from "../core/contracts/scalar-store.js";
+import type { RecordStore } from "../core/contracts/scalar-store.js";
 import { MIN_CREDENTIAL_SECRET } from "./server-config.js";
 import type { UpstreamCall } from "./upstream.js";
 
@@ -58,9 +58,12 @@ interface SecretLog {
   warn(message: string): void;
 }
 
+/** What the server reads about the scalar store (DataManager.storeInfo()). */
+export type StoreInfo = Pick<RecordStore, "kind" | "capabilities"> & { path?: string };
+
 /** The folder of a file-backed store that only this process writes (SQLite, a memory store with a path). */
-export function storeFolder(scalar: ScalarStore): string | undefined {
-  const path = (scalar as { path?: unknown }).path;
+export function storeFolder(scalar: StoreInfo): string | undefined {
+  const path = scalar.path;
   if (!scalar.capabilities.persistent || scalar.capabilities.shared) return undefined;
   if (typeof path !== "string" || path === "" || path === ":memory:" || path.startsWith("file:")) return undefined;
   return dirname(resolve(path));
@@ -108,7 +111,7 @@ function createSecretFile(file: string, log: SecretLog): string {
  * one whose replicas would each make their own) a random one for this process only, with a warning where
  * the store outlives it: credential-scoped entries are then misses after a restart, never wrong answers.
  */
-export function credentialSecret(configured: string | undefined, scalar: ScalarStore, log: SecretLog): CredentialSecret {
+export function credentialSecret(configured: string | undefined, scalar: StoreInfo, log: SecretLog): CredentialSecret {
   if (configured !== undefined) return { secret: configured, origin: "configured" };
   const folder = storeFolder(scalar);
   if (folder !== undefined) {

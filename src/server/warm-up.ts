@@ -64,7 +64,7 @@ function embedOnce(embedding: EmbeddingFunction): EmbeddingFunction & { first?: 
 async function scratchCache(cache: Cache, embedding: EmbeddingFunction): Promise<Cache> {
   const vector = cache.dataManager.vector ? new FlatIndex({ dimension: cache.dataManager.vector.dimension }) : undefined;
   return new Cache().init({
-    dataManager: new DataManager({ scalar: new MemoryScalarStore({ tableLenConfig: cache.dataManager.scalar.tableLen }), vector }),
+    dataManager: new DataManager({ scalar: new MemoryScalarStore({ tableLenConfig: cache.dataManager.tableLen }), vector }),
     embeddingFunc: embedding,
     similarityEvaluation: cache.similarityEvaluation,
     preEmbeddingFunc: cache.preEmbeddingFunc,
@@ -104,7 +104,7 @@ async function injectRequests(app: FastifyInstance): Promise<WarmUpRequest[]> {
  */
 async function readStore(cache: Cache, vector: EmbeddingOutput | undefined): Promise<void> {
   const { dataManager, config } = cache;
-  for await (const stored of dataManager.scalar.iterate(1)) {
+  for await (const stored of dataManager.entries(1)) {
     await dataManager.findExact(stored.keyHash);
     break;
   }

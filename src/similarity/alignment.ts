@@ -1,6 +1,3 @@
-import { questionFacts, stem, type QuestionFacts } from "./guard-text.js";
-import { lemmasOf, wordRelation } from "./lexicon.js";
-
 /**
  * Reads a pair of questions word by word, as a person comparing them would: each content word of one is
  * matched to a word of the other with the same base form, a synonym or a linked word (a kind of it, or the
@@ -8,138 +5,25 @@ import { lemmasOf, wordRelation } from "./lexicon.js";
  * words are arranged, tells a minimal pair ("sort a list" / "reverse a list", "miles to km" / "km to miles")
  * from a paraphrase ("largest" / "biggest", "make it load faster" / "speed up its loading time").
  *
- * The lists below are written by hand: they are versioned with the vetoes chosen on them (see
- * lexical-vetoes.json and scripts/fit-vetoes.ts; a test fails when they change without a new fit).
+ * The hand-written lists it reads are in alignment-lists.ts, versioned with the vetoes chosen on them.
  */
+import {
+  DIMINISHING_WORDS,
+  DIRECTION_WORDS,
+  MAX_QUESTION_WORDS,
+  OPPOSITE_SMALL_WORDS,
+  PHRASAL_VERBS,
+  SPELLED,
+  UNIVERSAL_WORDS,
+  WEAK_WORDS,
+} from "./alignment-lists.js";
+import { cardinal, wordNumbers } from "./alignment-numbers.js";
+import { questionFacts, stem, type QuestionFacts } from "./guard-text.js";
+import { lemmasOf, wordRelation } from "./lexicon.js";
 
-/** Words a rewording adds or drops without changing what is asked. */
-export const WEAK_WORDS: readonly string[] = [
-  "make",
-  "do",
-  "get",
-  "use",
-  "using",
-  "way",
-  "ways",
-  "thing",
-  "things",
-  "know",
-  "tell",
-  "please",
-  "need",
-  "want",
-  "possible",
-  "able",
-  "really",
-  "actually",
-  "exactly",
-  "one",
-  "someone",
-  "something",
-  "like",
-  "go",
-  "going",
-  "happen",
-  "happens",
-  "per",
-  // Praise that rewordings swap freely ("good tips" / "smart tips"); "worst" and "cheapest" are not here.
-  "good",
-  "best",
-  "great",
-  "top",
-  "effective",
-  "smart",
-  "favourite",
-  "favorite",
-  "nice",
-  "perfect",
-  "ideal",
-  "awesome",
-  "amazing",
-  "cool",
-];
+// The lists' digest, exported here as before (lexical-vetoes.ts imports it from this file).
+export { ALIGNMENT_LISTS } from "./alignment-lists.js";
 
-/**
- * Most content words a side may have for a substitution or a swap to count: they read questions (the hard
- * pairs' tune split has at most 9); in a long statement one word in other words, or a clause turned round
- * ("X is used to teach Y" / "to teach Y, use X"), is a rewording.
- */
-export const MAX_QUESTION_WORDS = 9;
-
-/** Words that give the words around them a direction: "miles to km" is not "km to miles". */
-export const DIRECTION_WORDS: readonly string[] = ["to", "into", "from", "than", "vs", "versus", "onto", "toward", "towards", "over", "under"];
-
-/** Pairs of short words whose swap reverses what is asked ("zoom in" / "zoom out", "most" / "least"). */
-export const OPPOSITE_SMALL_WORDS: ReadonlyArray<readonly [string, string]> = [
-  ["in", "out"],
-  ["up", "down"],
-  ["on", "off"],
-  ["most", "least"],
-  ["more", "less"],
-  ["more", "fewer"],
-];
-
-/** Words that take in the whole of what they name ("close all tabs" is not "close a tab"). */
-export const UNIVERSAL_WORDS: readonly string[] = ["all", "every", "each", "entire", "whole", "everything", "everyone", "always"];
-
-/** Words that ask for less of what the rest of the question names ("less healthy", "fewest"). */
-export const DIMINISHING_WORDS: readonly string[] = ["less", "least", "fewer", "fewest"];
-
-const UNITS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split(" ");
-const TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split(" ");
-const SCALES: Readonly<Record<string, number>> = { hundred: 100, thousand: 1000, million: 1e6, billion: 1e9 };
-const ORDINALS: Readonly<Record<string, string>> = { first: "one", second: "two", third: "three", fifth: "five", eighth: "eight", ninth: "nine", twelfth: "twelve" };
-/** Number words that are usually not numbers ("one should", "a second opinion", "at first"), unless part of a longer number. */
-const AMBIGUOUS_NUMBER_WORDS = new Set(["one", "first", "second"]);
-
-/** The cardinal a number word stands for ("sixteenth" → "sixteen", "twentieth" → "twenty"), or undefined. */
-function cardinal(word: string): string | undefined {
-  const base = ORDINALS[word] ?? (word.endsWith("ieth") ? `${word.slice(0, -4)}y` : word.endsWith("th") ? word.slice(0, -2) : word);
-  return UNITS.includes(base) || TENS.includes(base) || base in SCALES ? base : undefined;
-}
-
-/** Numbers written in words, as values: "two hundred" → 200, "sixteenth" → 16; a lone "one", "first" or "second" is no number. */
-function wordNumbers(words: readonly string[]): string[] {
-  const found: string[] = [];
-  for (let i = 0; i < words.length; i++) {
-    if (cardinal(words[i]) === undefined) continue;
-    let total = 0;
-    let current = 0;
-    let end = i;
-    for (; end < words.length; end++) {
-      const base = cardinal(words[end]);
-      if (base === undefined) break;
-      if (base in SCALES) {
-        current = Math.max(current, 1) * SCALES[base];
-        if (SCALES[base] >= 1000) [total, current] = [total + current, 0];
-      } else current += UNITS.includes(base) ? UNITS.indexOf(base) : TENS.indexOf(base) * 10;
-    }
-    if (!(end === i + 1 && AMBIGUOUS_NUMBER_WORDS.has(words[i]))) found.push(String(total + current));
-    i = end - 1;
-  }
-  return found;
-}
-
-/** Names that lose their meaning to tokenising ("C#" would be "c"), written as words first. */
-const SPELLED: ReadonlyArray<readonly [RegExp, string]> = [
-  [/(^|[^\p{L}])c#/giu, "$1csharp"],
-  [/(^|[^\p{L}])f#/giu, "$1fsharp"],
-  [/(^|[^\p{L}])c\+\+/giu, "$1cplusplus"],
-  [/(^|[^\p{L}])\.net\b/giu, "$1dotnet"],
-];
-
-/** Phrasal verbs read as the one word they mean ("turn on dark mode" asks "enable dark mode"). */
-export const PHRASAL_VERBS: Readonly<Record<string, string>> = {
-  "turn on": "enable",
-  "switch on": "enable",
-  "turn off": "disable",
-  "switch off": "disable",
-  "get rid of": "remove",
-  "log in": "login",
-  "sign in": "login",
-  "log out": "logout",
-  "sign out": "logout",
-};
 // The verb inflected or not ("turns on", "switched off"), the words apart by any spacing.
 const PHRASAL = Object.entries(PHRASAL_VERBS).map(([phrase, word]) => {
   const [verb, ...rest] = phrase.split(" ");
@@ -271,23 +155,6 @@ const diminishes = (s: Side) => s.words.some((word) => DIMINISHING.has(word)) &&
 /** The candidate vetoes an alignment reports. */
 export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "oppositeSmallWord", "diminishing", "scope", "numberMismatch"] as const;
 export type AlignmentVeto = (typeof ALIGNMENT_VETOES)[number];
-
-/** Every hand-written list the alignment reads, for the digest that versions them with the vetoes chosen. */
-export const ALIGNMENT_LISTS = {
-  weak: WEAK_WORDS,
-  maxQuestionWords: MAX_QUESTION_WORDS,
-  direction: DIRECTION_WORDS,
-  oppositeSmallWords: OPPOSITE_SMALL_WORDS,
-  diminishing: DIMINISHING_WORDS,
-  universal: UNIVERSAL_WORDS,
-  units: UNITS,
-  tens: TENS,
-  scales: SCALES,
-  ordinals: ORDINALS,
-  ambiguousNumbers: [...AMBIGUOUS_NUMBER_WORDS],
-  spelled: SPELLED.map(([pattern, replacement]) => [String(pattern), replacement]),
-  phrasal: PHRASAL_VERBS,
-};
 
 /** Aligns two questions (see the module's comment). */
 export function alignQuestions(textA: string, textB: string): Alignment {

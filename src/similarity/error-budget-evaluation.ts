@@ -1,6 +1,7 @@
 import { WrappingEvaluation } from "./wrapping.js";
 import { embeddingAnswerJudge, verifierAnswerJudge, type AnswerJudge } from "./answer-equivalence.js";
-import { ErrorBudget, type ErrorBudgetOptions, type RateEstimate, type SigmoidFit } from "./error-budget.js";
+import { ErrorBudget, type ErrorBudgetOptions } from "./error-budget.js";
+import type { RateEstimate, SigmoidFit } from "./error-budget-stats.js";
 import type { JudgeModel } from "./llm-judge.js";
 import { innerEvaluation } from "./options.js";
 import type { EvaluationCandidate, EvaluationContext, EvaluationSource, LookupObserver, SimilarityEvaluation } from "../core/contracts/evaluation.js";
@@ -147,17 +148,18 @@ export class ErrorBudgetEvaluation extends WrappingEvaluation {
       this.#lookups.set(lookup, { exploring: decision.action === "explore" });
       // Any miss of this request teaches the entry, explored or not (a serve the cache's threshold rejects, too).
       const embeddingFunc = context?.embeddingFunc;
-      lookup.onModelAnswer((fresh) => this.#compare(entry, score, decision.audit, { fresh, stored: cached.answer, question: src.question, cachedQuestion: cached.question }, embeddingFunc));
+      const at = context?.now;
+      lookup.onModelAnswer((fresh) => this.#compare(entry, score, decision.audit, at, { fresh, stored: cached.answer, question: src.question, cachedQuestion: cached.question }, embeddingFunc));
     }
     return decision.action === "serve" ? score : 0;
   }
 
   /** Judges the two answers in the background and records the outcome; a failing judge drops the observation. */
-  #compare(entry: string, score: number, audit: boolean, pair: Parameters<AnswerJudge>[0], embeddingFunc: EvaluationContext["embeddingFunc"]): void {
+  #compare(entry: string, score: number, audit: boolean, at: number | undefined, pair: Parameters<AnswerJudge>[0], embeddingFunc: EvaluationContext["embeddingFunc"]): void {
     const judge = this.#answerJudge ?? (embeddingFunc ? embeddingAnswerJudge(embeddingFunc) : ({ fresh, stored }: { fresh: string; stored: string }) => fresh.trim() === stored.trim());
     const done = (async () => {
       try {
-        this.budget.observe(entry, score, await judge(pair), audit);
+        this.budget.observe(entry, score, await judge(pair), audit, at);
       } catch (error) {
         this.#failed++;
         try {

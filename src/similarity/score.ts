@@ -1,25 +1,11 @@
-import { DimensionMismatchError, ValidationError } from "../core/errors.js";
+import { DimensionMismatchError } from "../core/errors.js";
+import { clamp } from "../core/score.js";
 import { cosineSimilarity } from "../core/vector-math.js";
 import type { EmbeddingOutput } from "../core/contracts/embedding.js";
-import type { EvaluationCandidate, EvaluationSource, SimilarityEvaluation } from "../core/contracts/evaluation.js";
+import type { EvaluationCandidate, EvaluationSource } from "../core/contracts/evaluation.js";
 
-/** `value` limited to [min, max]; NaN becomes `min`, so a broken score can only ever be a miss. */
-export function clamp(value: number, min: number, max: number): number {
-  if (Number.isNaN(value)) return min;
-  return Math.min(max, Math.max(min, value));
-}
-
-/**
- * Maps an evaluation's raw score to [0, 1] by its range, so one similarity threshold works for every
- * evaluation. Scores outside the range are clamped.
- */
-export function normalizeScore(evaluation: SimilarityEvaluation, score: number): number {
-  const [min, max] = evaluation.range();
-  if (!Number.isFinite(min) || !Number.isFinite(max) || !(max > min)) {
-    throw new ValidationError(`A similarity evaluation's range must be two finite numbers [min < max], got [${min}, ${max}].`);
-  }
-  return clamp((score - min) / (max - min), 0, 1);
-}
+// The kernel normalises every evaluation's score; the helpers live there and are re-exported for the evaluations.
+export { clamp, normalizeScore } from "../core/score.js";
 
 /**
  * Similarity of two embedding outputs in [0, 1]: cosine similarity (negative clamped to 0) for vectors,

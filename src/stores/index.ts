@@ -1,12 +1,14 @@
 /** langchain-semcache/stores: the scalar, vector and object stores a DataManager is composed of. */
 export { MemoryScalarStore } from "./scalar/memory.js";
+export { MemoryRecordStore } from "./scalar/memory-records.js";
 export { SqliteScalarStore } from "./scalar/sqlite.js";
 export { PostgresScalarStore, type PostgresScalarStoreOptions, type PgPoolLike } from "./scalar/postgres.js";
 export { MySqlScalarStore, MariaDbScalarStore, type MySqlScalarStoreOptions, type MySqlPoolLike } from "./scalar/mysql.js";
 export { RedisScalarStore, type RedisScalarStoreOptions } from "./scalar/redis.js";
 export { MongoScalarStore, type MongoScalarStoreOptions, type MongoClientLike } from "./scalar/mongodb.js";
 export { SqlScalarStore } from "./scalar/sql-store.js";
-export { DEFAULT_TABLE_LEN } from "../core/contracts/scalar-store.js";
+export { DEFAULT_TABLE_LEN, STORE_CAPABILITY_METHODS, hasStoreCapability, storeCapabilities } from "../core/contracts/scalar-store.js";
+export { SPECIFICATION_VERSION, type SpecificationVersion } from "../core/contracts/specification.js";
 export { DEFAULT_MAX_REPORTS, type ReportRetentionOptions } from "./scalar/report-retention.js";
 export type * from "../core/contracts/scalar-store.js";
 export { HnswIndex, type HnswIndexOptions } from "./vector/hnsw.js";

@@ -1,6 +1,6 @@
 /** llama.cpp's server through the cache: its native /completion, and its OpenAI-compatible endpoint through wrapOpenAI. */
 import OpenAI from "openai";
-import { Config, ValidationError } from "../../src/index.js";
+import { Config, MapDataManager, ValidationError } from "../../src/index.js";
 import { wrapOpenAI } from "../../src/adapters/openai/index.js";
 import {
   cachedLlamaCpp,
@@ -9,8 +9,8 @@ import {
   type LlamaCppCompletionResponse,
   type Marked,
 } from "../../src/adapters/local-models/index.js";
-import { startFakeLlamaCpp, type FakeLlamaCppOptions } from "../../src/testing/index.js";
-import { closeAll, collect, defer, newCache, semantic, sqliteOnly } from "./local-models-harness.js";
+import { ManualClock, startFakeLlamaCpp, type FakeLlamaCppOptions } from "../../src/testing/index.js";
+import { aborted, closeAll, collect, defer, newCache, semantic, sqliteOnly } from "./local-models-harness.js";
 
 afterEach(closeAll);
 
@@ -116,7 +116,7 @@ describe("cachedLlamaCpp: /completion", () => {
       expect(event.stop).toBe(false);
       break;
     }
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await aborted(h.server.requests[0].signal);
     expect(h.server.requests[0].signal.aborted).toBe(true);
     expect(await h.cache.dataManager.count()).toBe(0);
   });
@@ -147,14 +147,15 @@ describe("cachedLlamaCpp: /completion", () => {
   });
 
   it("cache options: cache_skip, search_only, noStore and maxAgeSeconds per call; the cache's candidates as cacheOptions.topK", async () => {
-    const h = await setup();
+    const clock = new ManualClock();
+    const h = await setup({ cache: { dataManager: new MapDataManager({ clock }) } });
     expect(await h.llama.completion({ prompt: "opts", search_only: true })).toBeNull();
     await h.llama.completion({ prompt: "opts" }, { cacheOptions: { noStore: true, topK: 3 } });
     expect(await h.cache.dataManager.count()).toBe(0);
     await h.llama.completion({ prompt: "opts" });
     expect((await h.llama.completion({ prompt: "opts", cache_skip: true })).semcache).toBeUndefined();
     expect((await h.llama.completion({ prompt: "opts", search_only: true }))?.semcache?.hit).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    clock.advance(20);
     expect((await h.llama.completion({ prompt: "opts" }, { cacheOptions: { maxAgeSeconds: 0.01 } })).semcache).toBeUndefined();
     expect(h.server.modelCalls()).toBe(4);
     expect(h.bodies("/completion").every((body) => !("cache_skip" in body) && !("search_only" in body))).toBe(true);

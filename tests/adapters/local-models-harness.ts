@@ -5,6 +5,11 @@ import { defer } from "./openai/harness.js";
 
 export { closeAll, collect, defer } from "./openai/harness.js";
 
+/** Resolves when the fake server's request is aborted (the client closed its connection). */
+export function aborted(signal: AbortSignal): Promise<void> {
+  return signal.aborted ? Promise.resolve() : new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+}
+
 /** A cache closed after the test; `init` gets the test's temp folder. Default: an exact-match cache in memory. */
 export async function newCache(init?: CacheInitOptions | ((dir: string) => CacheInitOptions)): Promise<Cache> {
   const dir = tempDir("semcache-local-models-");

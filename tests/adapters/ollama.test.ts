@@ -1,5 +1,5 @@
 /** Ollama's /api/chat and /api/generate through the cache, against a fake server speaking Ollama's wire format. */
-import { Config, NotInitError, Cache, ValidationError } from "../../src/index.js";
+import { Config, NotInitError, Cache, MapDataManager, ValidationError } from "../../src/index.js";
 import {
   cachedOllama,
   cachedOllamaChat,
@@ -10,8 +10,8 @@ import {
   type OllamaGenerateResponse,
   type OllamaMessage,
 } from "../../src/adapters/local-models/index.js";
-import { startFakeOllama, type FakeOllamaOptions } from "../../src/testing/index.js";
-import { closeAll, collect, defer, newCache, semantic, sqliteOnly } from "./local-models-harness.js";
+import { ManualClock, startFakeOllama, type FakeOllamaOptions } from "../../src/testing/index.js";
+import { aborted, closeAll, collect, defer, newCache, semantic, sqliteOnly } from "./local-models-harness.js";
 
 afterEach(closeAll);
 
@@ -108,7 +108,7 @@ describe("cachedOllama: /api/chat", () => {
       expect(line.done).toBe(false);
       break;
     }
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await aborted(h.server.requests[0].signal);
     expect(h.server.requests[0].signal.aborted).toBe(true); // the connection was closed: Ollama stops generating
     const cut = await h.ollama.chat({ model: "m", messages: ask("one two three four five"), options: { num_predict: 2 } });
     expect(cut).toMatchObject({ message: { content: "Echo: one " }, done_reason: "length" });
@@ -193,7 +193,8 @@ describe("cachedOllama: /api/chat", () => {
   });
 
   it("cache options: cache_skip, search_only, and per call or per client noStore and maxAgeSeconds", async () => {
-    const h = await setup();
+    const clock = new ManualClock();
+    const h = await setup({ cache: { dataManager: new MapDataManager({ clock }) } });
     const body = { model: "m", messages: ask("options?") };
     expect(await h.ollama.chat({ ...body, search_only: true })).toBeNull();
     expect(await h.ollama.chat({ ...body, stream: true, search_only: true })).toBeNull();
@@ -204,7 +205,7 @@ describe("cachedOllama: /api/chat", () => {
     expect((await h.ollama.chat({ ...body, cache_skip: true })).semcache).toBeUndefined();
     expect(h.bodies("/api/chat").every((sent) => !("cache_skip" in sent))).toBe(true);
     expect((await h.ollama.chat({ ...body, search_only: true }))?.semcache?.hit).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    clock.advance(20);
     expect((await h.ollama.chat(body, { cacheOptions: { maxAgeSeconds: 0.01 } })).semcache).toBeUndefined();
     expect(h.server.modelCalls()).toBe(4);
 

@@ -16,8 +16,11 @@ import { startServer, type CliProcess } from "./cli-process.js";
 
 const MAX_SIZE = 10;
 const CLEAN_SIZE = 2;
-/** A replica pulls other replicas' new entries into its index at most this often (DataManager's default). */
-const SYNC_INTERVAL_MS = 250;
+/**
+ * 0: a replica pulls other replicas' new entries into its index before every search, so nothing here waits for
+ * the interval (tests/stores/replica-sync.test.ts runs the interval on a ManualClock).
+ */
+const SYNC_INTERVAL_MS = 0;
 
 interface Backend {
   name: string;
@@ -54,8 +57,6 @@ const BACKENDS: Backend[] = [
   },
 ];
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 const AVAILABLE = BACKENDS.filter((backend) => backend.url !== undefined);
 
 // jest refuses an empty table; with no service URL set, testUrl has registered the skips.
@@ -73,7 +74,7 @@ const AVAILABLE = BACKENDS.filter((backend) => backend.url !== undefined);
   beforeAll(async () => {
     const config = join(dir.path, "replica.yaml");
     // One config for both: only -d (the folder of each replica's index) differs.
-    writeFileSync(config, `storage_config:\n  max_size: ${MAX_SIZE}\n  clean_size: ${CLEAN_SIZE}\n  eviction: LRU\n${backend.storage(id)}`);
+    writeFileSync(config, `storage_config:\n  max_size: ${MAX_SIZE}\n  sync_interval_ms: ${SYNC_INTERVAL_MS}\n  clean_size: ${CLEAN_SIZE}\n  eviction: LRU\n${backend.storage(id)}`);
     servers = await Promise.all(["a", "b"].map((name) => startServer(["-f", config, "-d", join(dir.path, name)], { [backend.urlVar]: url })));
     a = new CacheClient(servers[0].url);
     b = new CacheClient(servers[1].url);
@@ -104,13 +105,11 @@ const AVAILABLE = BACKENDS.filter((backend) => backend.url !== undefined);
     await put(a, "How do I reset my password?", "Use the 'forgot password' link.");
     // The exact key is looked up in the shared store: no index needed.
     expect(await b.get("How do I reset my password?")).toBe("Use the 'forgot password' link.");
-    // A rewording needs B's own index, which pulls other replicas' entries before a search once the interval has passed.
-    await sleep(SYNC_INTERVAL_MS + 100);
+    // A rewording needs B's own index, which pulls other replicas' entries before a search (interval 0).
     expect(await b.get("How can I reset my password?")).toBe("Use the 'forgot password' link.");
     expect(await b.get("How do I delete my account?")).toBeNull();
 
     await put(b, "What is the boiling point of water?", "100 °C at sea level.");
-    await sleep(SYNC_INTERVAL_MS + 100);
     expect(await a.get("Tell me the boiling point of water.")).toBe("100 °C at sea level.");
   }, 60_000);
 
@@ -149,7 +148,6 @@ const AVAILABLE = BACKENDS.filter((backend) => backend.url !== undefined);
 
   it("a clear through B empties the cache for A too (exact and reworded)", async () => {
     await b.clear();
-    await sleep(SYNC_INTERVAL_MS + 100);
     expect(await a.get("Which planet is known as the red planet?")).toBeNull();
     expect(await a.get("What planet is called the red planet?")).toBeNull();
     for (const client of [a, b]) expect(wholeStats(await client.stats()).entries).toBe(0);

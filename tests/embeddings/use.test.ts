@@ -4,7 +4,7 @@ import { EmbeddingError, ValidationError } from "../../src/core/errors.js";
 import { cosineSimilarity } from "../../src/core/vector-math.js";
 import { toEmbeddingFunction } from "../../src/embeddings/resolve.js";
 import { UniversalSentenceEncoderEmbeddings } from "../../src/embeddings/use.js";
-import { useWorker } from "../../src/embeddings/use-worker.js";
+import { DEFAULT_USE_WORKERS, useWorkers } from "../../src/embeddings/use-worker-pool.js";
 import { testEmbeddingFunction } from "../../src/testing/embedding-contract.js";
 
 for (const worker of [false, true]) {
@@ -41,9 +41,11 @@ describe.each([
   it("coalesces concurrent embedQuery calls into one model call", async () => {
     const fresh = new UniversalSentenceEncoderEmbeddings({ worker });
     const texts = ["one question", "another question", "a third question", "a fourth one"];
+    // On worker threads, one model call a worker: the calls are spread over the workers the pool has, then batched.
+    const calls = worker ? Math.min(Math.max(useWorkers("test", 1).size, 1), texts.length) : 1;
     const vectors = await Promise.all(texts.map((text) => fresh.embedQuery(text)));
     expect(vectors).toHaveLength(4);
-    expect(fresh.stats).toEqual({ batches: 1, texts: 4 });
+    expect(fresh.stats).toEqual({ batches: calls, texts: 4 });
   });
 
   it("splits large inputs into batches of batchSize, in order", async () => {
@@ -103,13 +105,35 @@ describe("UniversalSentenceEncoderEmbeddings on a worker thread", () => {
     const texts = Array.from({ length: 64 }, (_, i) => `question ${i} asked while the thread dies`);
     const inFlight = embeddings.embedDocuments(texts);
     // Reached past TypeScript's privacy: nothing public ends the shared thread, as a crash would.
-    await (useWorker("test") as unknown as { worker: Worker }).worker.terminate();
+    const pool = useWorkers("test", 1) as unknown as { workers: Array<{ worker: Worker }> };
+    await pool.workers[0].worker.terminate();
     await expect(inFlight).rejects.toBeInstanceOf(EmbeddingError);
     const vector = await embeddings.embedQuery("asked after the crash");
     expect(vector).toHaveLength(512);
   });
 
-  it("refuses a non-boolean worker option", () => {
+  it("refuses a non-boolean worker option, and a workers count that is not a positive integer or comes without worker", () => {
     expect(() => new UniversalSentenceEncoderEmbeddings({ worker: "yes" as unknown as boolean })).toThrow(/`worker` must be a boolean/);
+    expect(() => new UniversalSentenceEncoderEmbeddings({ worker: true, workers: 0 })).toThrow(/`workers` must be a positive integer/);
+    expect(() => new UniversalSentenceEncoderEmbeddings({ workers: 2 })).toThrow(/`workers` needs `worker: true`/);
+    expect(new UniversalSentenceEncoderEmbeddings({ worker: true }).workers).toBe(DEFAULT_USE_WORKERS);
+  });
+
+  it("the pool grows under load, then cuts a batch into one slice a worker and answers the vectors in order", async () => {
+    const texts = Array.from({ length: 16 }, (_, i) => `pooled question number ${i}`);
+    const first = new UniversalSentenceEncoderEmbeddings({ worker: true, workers: 2, batchSize: 8 });
+    await first.init();
+    // More texts than one batch: another worker starts loading, and takes calls once its model is ready.
+    await first.embedDocuments(texts);
+    const pool = useWorkers("test", 2);
+    await pool.grown();
+    expect(pool.size).toBeGreaterThanOrEqual(2);
+    const pooled = new UniversalSentenceEncoderEmbeddings({ worker: true, workers: 2, batchSize: 8 });
+    const size = pool.size;
+    const vectors = await pooled.embedDocuments(texts);
+    // One slice a worker (8 texts or fewer each: one batch), side by side.
+    expect(pooled.stats).toEqual({ batches: size, texts: 16 });
+    const alone = await new UniversalSentenceEncoderEmbeddings().embedDocuments(texts);
+    vectors.forEach((vector, i) => vector.forEach((value, j) => expect(value).toBeCloseTo(alone[i][j], 4)));
   });
 });

@@ -230,7 +230,21 @@ describe("SemanticCache with ChatOpenAI", () => {
     const other = await model.invoke("What is the capital city of Spain?");
     expect(other.content).toBe("Echo: What is the capital city of Spain?");
     expect(s.server.modelCalls()).toBe(2);
-    expect(s.server.count("/v1/embeddings")).toBeGreaterThanOrEqual(3);
+    // One embedding a question: a miss's lookup and its update share it (the cache's embedding memo).
+    expect(s.server.count("/v1/embeddings")).toBe(3);
+  });
+
+  it("embeds a miss once between LangChain's lookup and update; embeddingMemoSize 0 embeds it in each", async () => {
+    const s = await setup({ semantic: true });
+    await s.chat().invoke("How do I bake sourdough bread?");
+    expect(s.server.count("/v1/embeddings")).toBe(1);
+    // Asked again: an exact hit, and the memo answers its embedding too.
+    await s.chat().invoke("How do I bake sourdough bread?");
+    expect(s.server.count("/v1/embeddings")).toBe(1);
+
+    const off = await setup({ semantic: true, init: { config: { similarityThreshold: 0.9, embeddingMemoSize: 0 } } });
+    await off.chat().invoke("How do I bake sourdough bread?");
+    expect(off.server.count("/v1/embeddings")).toBe(2);
   });
 
   it("partitions by model and by temperature", async () => {

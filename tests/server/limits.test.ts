@@ -59,13 +59,15 @@ describe("limits and malformed HTTP", () => {
   });
 
   it("finishes a stream in flight when closing, then lets its kept-alive connection go", async () => {
-    const upstream = await startFakeOpenAI({ streamDelayMs: 40, reply: () => "one two three four five six seven eight" });
+    let called!: () => void;
+    const modelCalled = new Promise<void>((resolve) => (called = resolve));
+    const upstream = await startFakeOpenAI({ streamDelayMs: 40, reply: () => (called(), "one two three four five six seven eight") });
     // Keep-alive longer than the test's timeout: a close that waited for it would time the test out.
     const slow = await exactServer({ settings: { upstream: { baseURL: upstream.baseURL }, limits: { keepAliveTimeoutMs: 120_000 } } });
     try {
       const body = JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: "slow" }] });
       const exchange = raw(slow.url, [`POST /v1/chat/completions HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`]);
-      while (upstream.modelCalls() === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      await modelCalled;
       await slow.app.close();
       const answer = await exchange;
       expect(answer).toMatch(/^HTTP\/1\.1 200/);

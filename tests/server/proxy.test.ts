@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { once } from "node:events";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ChatOpenAI } from "@langchain/openai";
@@ -222,7 +223,8 @@ describe("POST /v1/chat/completions: the cached OpenAI-compatible proxy", () => 
     expect(received.length).toBeGreaterThan(0);
     expect(received.length).toBeLessThan("one two three four five six seven eight nine ten".length);
     // Wait until the upstream has seen the abort, then ask again: still a miss.
-    for (let i = 0; i < 100 && !upstream.requests[0]?.signal.aborted; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    const { signal } = upstream.requests[0];
+    if (!signal.aborted) await once(signal, "abort");
     const again = await client().chat.completions.create({ model: "gpt-4o", messages: question("long") }).withResponse();
     expect(again.response.headers.get("x-semcache")).toBe("MISS");
     expect(upstream.modelCalls()).toBe(2);

@@ -4,6 +4,6 @@
  * used one.
  */
 import { afterAll } from "@jest/globals";
-import { stopUseWorker } from "../../src/embeddings/use-worker.js";
+import { stopUseWorkers } from "../../src/embeddings/use-worker-pool.js";
 
-afterAll(() => stopUseWorker());
+afterAll(() => stopUseWorkers());

@@ -1,11 +1,13 @@
 import { Cache, cached, DistanceEvaluation, get, managerFactory } from "../../src/index.js";
 import { ValidationError } from "../../src/core/errors.js";
 import { seededRandom } from "../../src/core/random.js";
+import { ManualClock } from "../../src/testing/manual-clock.js";
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
 import { embeddingAnswerJudge } from "../../src/similarity/answer-equivalence.js";
-import { ErrorBudget, fitSigmoid, wilsonInterval, type ErrorBudgetOptions } from "../../src/similarity/error-budget.js";
+import { ErrorBudget, type ErrorBudgetOptions } from "../../src/similarity/error-budget.js";
+import { fitSigmoid, wilsonInterval } from "../../src/similarity/error-budget-stats.js";
 import { ErrorBudgetEvaluation, type ErrorBudgetStats } from "../../src/similarity/error-budget-evaluation.js";
 import { BagOfWordsEmbedding, tempDir } from "../helpers/fixtures.js";
 
@@ -180,13 +182,13 @@ describe("ErrorBudgetEvaluation through a real Cache", () => {
   let calls: string[];
 
   /** A cache whose model answers by the question's content words, so paraphrases get the same answer. */
-  async function open(options: Partial<ConstructorParameters<typeof ErrorBudgetEvaluation>[0]> = {}) {
+  async function open(options: Partial<ConstructorParameters<typeof ErrorBudgetEvaluation>[0]> = {}, clock?: ManualClock) {
     dir = tempDir();
     calls = [];
     const evaluation = new ErrorBudgetEvaluation({ evaluation: new DistanceEvaluation(), maxErrorRate: 0.05, random: seededRandom(5), ...options });
     cache = await new Cache().init({
       embeddingFunc: new BagOfWordsEmbedding(),
-      dataManager: managerFactory("sqlite,hnswlib", { dataDir: dir.path }),
+      dataManager: managerFactory("sqlite,hnswlib", { dataDir: dir.path, clock }),
       similarityEvaluation: evaluation,
       config: { similarityThreshold: 0.3 },
     });
@@ -229,6 +231,16 @@ describe("ErrorBudgetEvaluation through a real Cache", () => {
     expect(calls.length - 1).toBe(stats.audited);
     expect(stats.estimate).toMatchObject({ samples: stats.audited, wrong: 0, rate: 0 });
     expect(stats.estimate.upper).toBeGreaterThan(0);
+  });
+
+  test("an entry learns at its lookup's time on the data manager's clock, not the wall clock's", async () => {
+    const clock = new ManualClock(Date.UTC(2020, 0, 1));
+    const { evaluation, ask } = await open({}, clock);
+    await ask("how do I install numpy on linux");
+    clock.advance(60_000);
+    await ask("please install numpy on linux");
+    await evaluation.settled();
+    expect(evaluation.budget.thresholds()).toEqual([expect.objectContaining({ observations: 1, updatedAt: Date.UTC(2020, 0, 1) + 60_000 })]);
   });
 
   test("a wrong answer is recorded as a wrong outcome (the answer judge compares the answers)", async () => {

@@ -1,4 +1,4 @@
-/** Images through the cache: any text-to-image function, Stability AI, and visual question answering. `langchain-semcache/images`. */
+/** Images through the cache: any text-to-image function, Stability AI, and visual question answering (any function, or a local transformers.js model). `langchain-semcache/images`. */
 export { cachedTextToImage, type CachedTextToImage, type CachedTextToImageOptions, type ImageBytes, type TextToImageFunction, type TextToImageResult } from "./text-to-image.js";
 export {
   cachedStability,
@@ -11,6 +11,12 @@ export {
   type StabilityV1TextToImageBody,
 } from "./stability.js";
 export { cachedVisualQuestionAnswering, type CachedVisualQuestion, type CachedVisualQuestionOptions, type VisualAnswer, type VisualQuestionFunction } from "./visual-question.js";
+export {
+  transformersVisualQuestionAnswering,
+  type TransformersVisualQuestion,
+  type TransformersVisualQuestionOptions,
+  type TransformersVisualQuestionSettings,
+} from "./transformers-visual-question.js";
 export { dataUrlOf, type ImageInput, type ResolvedImage } from "./image-input.js";
 export type { CachedImages, GeneratedImages } from "./image-generation.js";
 export type { CachedImage, GeneratedImage, ImageResponseFormat } from "./image-store.js";

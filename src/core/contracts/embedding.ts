@@ -1,3 +1,5 @@
+import type { SpecificationVersion } from "./specification.js";
+
 /** What an embedding function takes: key text, or bytes (audio files, images). */
 export type EmbeddingInput = string | Uint8Array;
 
@@ -6,6 +8,8 @@ export type EmbeddingOutput = Float32Array | string;
 
 /** The cache's embedding step. LangChain `Embeddings` and plain functions are adapted to it. */
 export interface EmbeddingFunction {
+  /** The contract version the component was written against; none: v1 (see specification.ts). */
+  readonly specificationVersion?: SpecificationVersion;
   /** Vector length; 0 for embeddings that return string keys. */
   readonly dimension: number;
   /**

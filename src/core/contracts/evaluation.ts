@@ -1,3 +1,4 @@
+import type { SpecificationVersion } from "./specification.js";
 import type { CacheRecord } from "../types.js";
 import type { EmbeddingFunction } from "./embedding.js";
 import type { VectorHit } from "./vector-index.js";
@@ -59,6 +60,8 @@ export interface LookupObserver {
  * score by the range to [0, 1] and compares it with the similarity threshold.
  */
 export interface SimilarityEvaluation {
+  /** The contract version the component was written against; none: v1 (see specification.ts). */
+  readonly specificationVersion?: SpecificationVersion;
   range(): readonly [number, number];
   evaluation(src: EvaluationSource, cached: EvaluationCandidate, context?: EvaluationContext): number | Promise<number>;
 }

@@ -1,5 +1,9 @@
+import type { SpecificationVersion } from "./specification.js";
+
 /** Binary objects a cached answer points to (generated images, audio). */
 export interface ObjectStore {
+  /** The contract version the component was written against; none: v1 (see specification.ts). */
+  readonly specificationVersion?: SpecificationVersion;
   readonly kind: string;
   init(): Promise<void>;
   /** Stores bytes and returns the key to find them again. */

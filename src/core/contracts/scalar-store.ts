@@ -1,5 +1,6 @@
 import type { CacheRecord, NewRecord, ReportRow } from "../types.js";
 import type { EvictionPolicy } from "./eviction.js";
+import type { SpecificationVersion } from "./specification.js";
 
 /** Maximum lengths of the scalar columns (GPTCache's table_len_config). */
 export interface TableLenConfig {
@@ -18,7 +19,7 @@ export const DEFAULT_TABLE_LEN: Readonly<TableLenConfig> = Object.freeze({
   dep_data: 3000,
 });
 
-/** What a store can do natively; the data manager does the rest on top (and tests skip by capability). */
+/** What a store is; the data manager adapts to it (and tests skip by it). */
 export interface ScalarStoreCapabilities {
   /** Entries survive a process restart (a file or a server), so the vector index can be rebuilt from them. */
   persistent: boolean;
@@ -27,14 +28,19 @@ export interface ScalarStoreCapabilities {
 }
 
 /**
- * The scalar store: questions, answers, their bookkeeping columns, sessions and report rows.
- * Ids are positive integers assigned by the store in insertion order.
- * Eviction and expiry are decided by the store from its own columns, atomically, so replicas agree.
+ * The required scalar store contract: what a new backend must implement, and all the data manager cannot do
+ * without. Ids are positive integers assigned by the store in insertion order and never reused. Everything
+ * else (hit counts, eviction, sessions, report rows...) is an optional capability below, detected at run time
+ * (`storeCapabilities`): the data manager does it on top where it can, and refuses a configuration it cannot
+ * serve with a ValidationError naming the store and the missing capability.
  */
-export interface ScalarStore {
+export interface RecordStore {
+  /** The contract version the store was written against; none: v1. */
+  readonly specificationVersion?: SpecificationVersion;
   readonly kind: string;
   readonly capabilities: ScalarStoreCapabilities;
-  readonly tableLen: Readonly<TableLenConfig>;
+  /** Column lengths the store enforces (ValueTooLongError on insert); none: no limits. */
+  readonly tableLen?: Readonly<TableLenConfig>;
 
   /** Connects and creates tables if needed. Idempotent. */
   init(): Promise<void>;
@@ -42,17 +48,36 @@ export interface ScalarStore {
    * Inserts all records in one transaction and returns their ids in order. Throws ValueTooLongError (before
    * writing anything) when a value exceeds its column. For stores that write through (sqlite, server
    * databases) the rows survive a process crash once this resolves; file-snapshot stores (memory with a path)
-   * are durable at flush().
+   * are durable at flush(). A store without the sessions capability is never given a record with a session.
    */
   insert(records: readonly NewRecord[]): Promise<number[]>;
   /** A live (not deleted) record by id, or null. */
   get(id: number): Promise<CacheRecord | null>;
   /** The newest live record whose keyHash matches, or null. */
   findByKey(keyHash: string): Promise<CacheRecord | null>;
-  /** Records hits: for each id, lastAccess = max(current, at) and hitCount += count. Unknown ids are ignored. */
-  touch(hits: ReadonlyArray<{ id: number; at: number; count: number }>): Promise<void>;
   /** Number of live records. */
   count(): Promise<number>;
+  /**
+   * Deletes records (hidden at once; unknown ids are ignored). A store with the purge capability may keep them
+   * until purgeDeleted(); one without it removes them for good here.
+   */
+  markDeleted(ids: readonly number[]): Promise<void>;
+  /** Every live record, ascending by id (export; the data manager's scans where a capability is missing). */
+  iterate(batchSize?: number): AsyncIterable<CacheRecord>;
+  close(): Promise<void>;
+}
+
+/** Hit bookkeeping. Without it entries keep hitCount 0 and lastAccess = createOn (LRU and LFU are refused). */
+export interface HitCountCapability {
+  /** Records hits: for each id, lastAccess = max(current, at) and hitCount += count. Unknown ids are ignored. */
+  touch(hits: ReadonlyArray<{ id: number; at: number; count: number }>): Promise<void>;
+}
+
+/**
+ * Eviction and expiry decided by the store from its own columns, atomically, so replicas agree. Without it the
+ * data manager scans `iterate()` (refused for a shared store with maxSize: replicas could evict twice).
+ */
+export interface EvictionCapability {
   /**
    * Atomically: when more than `maxSize` records are live, marks `cleanSize` of them deleted in the policy's
    * order and returns their ids; otherwise returns []. Two processes calling it at once never both evict
@@ -61,8 +86,10 @@ export interface ScalarStore {
   evict(policy: EvictionPolicy, maxSize: number, cleanSize: number): Promise<number[]>;
   /** Marks every live record created before `createdBefore` deleted and returns their ids. */
   expire(createdBefore: number): Promise<number[]>;
-  /** Marks the given records deleted (hidden at once). */
-  markDeleted(ids: readonly number[]): Promise<void>;
+}
+
+/** Deleted records kept until purged. Without it the data manager reads a record's object keys before deleting it. */
+export interface PurgeCapability {
   /**
    * Physically removes deleted records with their session links, deps and report rows (nothing of a removed
    * entry is left for a reader of the files or tables); returns how many.
@@ -73,13 +100,10 @@ export interface ScalarStore {
    * those files before it purges the records.
    */
   deletedObjectKeys(): Promise<string[]>;
-  /** Marks every record deleted and removes every report row (they all name a removed entry). */
-  clear(): Promise<void>;
-  /** Live records with id > afterId that have an embedding, ascending by id, at most `limit`. */
-  embeddingsAfter(afterId: number, limit: number): Promise<Array<{ id: number; embedding: Float32Array }>>;
-  /** Every live record, ascending by id (export). */
-  iterate(batchSize?: number): AsyncIterable<CacheRecord>;
+}
 
+/** Session links (GPTCache's sessions). Without it a request with a session is refused. */
+export interface SessionCapability {
   /** Links a record to a session (idempotent). */
   addSession(id: number, session: string): Promise<void>;
   /** Sessions linked to a record. */
@@ -88,16 +112,87 @@ export interface ScalarStore {
   listSessions(session?: string): Promise<Array<{ id: number; session: string }>>;
   /** Removes every link of a session; returns how many. */
   deleteSession(session: string): Promise<number>;
+}
 
+/** Report rows (one per hit, for stats). Without it none are kept and the count is 0. */
+export interface ReportCapability {
   /** Appends report rows (hits), then deletes the oldest beyond the store's `maxReports` (see report-retention.ts). */
   addReports(rows: readonly ReportRow[]): Promise<void>;
   /** Number of report rows (for tests and stats). */
   countReports(): Promise<number>;
+}
 
+/** A native clear. Without it the data manager deletes what `iterate()` yields. */
+export interface ClearCapability {
+  /** Marks every record deleted and removes every report row (they all name a removed entry). */
+  clear(): Promise<void>;
+}
+
+/** Paging embeddings for the vector index's catch-up and replica sync. Without it the data manager scans `iterate()`. */
+export interface EmbeddingPagingCapability {
+  /** Live records with id > afterId that have an embedding, ascending by id, at most `limit`. */
+  embeddingsAfter(afterId: number, limit: number): Promise<Array<{ id: number; embedding: Float32Array }>>;
+}
+
+/** Durability on demand. Without it the store is taken to be durable (or volatile) as it writes. */
+export interface FlushCapability {
   /**
    * Makes everything written so far durable (file stores: write the file; WAL: checkpoint). After a purge or a
    * clear, file stores also drop the removed rows' old copies (SQLite: a truncating checkpoint of the WAL).
    */
   flush(): Promise<void>;
-  close(): Promise<void>;
+}
+
+/** The optional capabilities by name, with the methods each one needs. */
+export interface StoreCapabilityMap {
+  hitCounts: HitCountCapability;
+  eviction: EvictionCapability;
+  purge: PurgeCapability;
+  sessions: SessionCapability;
+  reports: ReportCapability;
+  clear: ClearCapability;
+  embeddingPaging: EmbeddingPagingCapability;
+  flush: FlushCapability;
+}
+
+export type StoreCapability = keyof StoreCapabilityMap;
+
+/** The methods each capability needs, all of them present for the store to have it. */
+export const STORE_CAPABILITY_METHODS: { readonly [C in StoreCapability]: ReadonlyArray<keyof StoreCapabilityMap[C]> } = Object.freeze({
+  hitCounts: ["touch"],
+  eviction: ["evict", "expire"],
+  purge: ["purgeDeleted", "deletedObjectKeys"],
+  sessions: ["addSession", "sessionsOf", "listSessions", "deleteSession"],
+  reports: ["addReports", "countReports"],
+  clear: ["clear"],
+  embeddingPaging: ["embeddingsAfter"],
+  flush: ["flush"],
+});
+
+/** Whether a store has a capability (every one of its methods). */
+export function hasStoreCapability<C extends StoreCapability>(store: RecordStore, capability: C): store is RecordStore & StoreCapabilityMap[C] {
+  const methods = STORE_CAPABILITY_METHODS[capability] as readonly string[];
+  return methods.every((method) => typeof (store as unknown as Record<string, unknown>)[method] === "function");
+}
+
+/** The capabilities a store has, in STORE_CAPABILITY_METHODS' order. */
+export function storeCapabilities(store: RecordStore): StoreCapability[] {
+  return (Object.keys(STORE_CAPABILITY_METHODS) as StoreCapability[]).filter((capability) => hasStoreCapability(store, capability));
+}
+
+/**
+ * The full scalar store: the required record contract with every capability and its column lengths. The stores
+ * this package ships implement it; the data manager completes a RecordStore to one (see manager/store-fallbacks.ts).
+ */
+export interface ScalarStore
+  extends RecordStore,
+    HitCountCapability,
+    EvictionCapability,
+    PurgeCapability,
+    SessionCapability,
+    ReportCapability,
+    ClearCapability,
+    EmbeddingPagingCapability,
+    FlushCapability {
+  readonly tableLen: Readonly<TableLenConfig>;
 }

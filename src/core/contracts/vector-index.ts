@@ -1,3 +1,5 @@
+import type { SpecificationVersion } from "./specification.js";
+
 /** A nearest-neighbour candidate: a record id and its cosine distance (1 - cosine similarity, in [0, 2]). */
 export interface VectorHit {
   id: number;
@@ -16,6 +18,8 @@ export interface VectorIndexCapabilities {
  * Inputs are already normalised by the data manager; implementations must still reject wrong dimensions.
  */
 export interface VectorIndex {
+  /** The contract version the component was written against; none: v1 (see specification.ts). */
+  readonly specificationVersion?: SpecificationVersion;
   readonly kind: string;
   readonly capabilities: VectorIndexCapabilities;
   /** Vector length; fixed at construction or by the first add when constructed with 0. */

@@ -8,8 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { writeFileAtomic } from "../../core/atomic-file.js";
-import type { ScalarStore } from "../../core/contracts/scalar-store.js";
-import { storeFolder } from "../credential.js";
+import { storeFolder, type StoreInfo } from "../credential.js";
 import type { DashboardStats } from "./dashboard-stats.js";
 
 export const DASHBOARD_FILE = "semcache_dashboard.json";
@@ -17,7 +16,7 @@ export const DASHBOARD_FILE = "semcache_dashboard.json";
 export const SAVE_INTERVAL_MS = 60_000;
 
 /** The snapshot's file for this store, or undefined when the store keeps nothing on this machine's disk. */
-export function dashboardFile(scalar: ScalarStore): string | undefined {
+export function dashboardFile(scalar: StoreInfo): string | undefined {
   const folder = storeFolder(scalar);
   return folder === undefined ? undefined : join(folder, DASHBOARD_FILE);
 }

@@ -62,7 +62,7 @@ function upstreamKey(state: ServerState, request: FastifyRequest): string | unde
  */
 function credentialDigester(state: ServerState, log: FastifyInstance["log"]): CredentialDigester | undefined {
   if (state.settings.keys.size > 0 || state.settings.proxy.cacheScope !== "credential") return undefined;
-  const { secret } = credentialSecret(state.settings.proxy.credentialSecret, state.cache.dataManager.scalar, { warn: (message) => log.warn(message) });
+  const { secret } = credentialSecret(state.settings.proxy.credentialSecret, state.cache.dataManager.storeInfo(), { warn: (message) => log.warn(message) });
   ensurePartitionKey(state.cache, CREDENTIAL_KEY);
   return new CredentialDigester(secret);
 }

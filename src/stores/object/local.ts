@@ -20,6 +20,7 @@ function errorCode(error: unknown): string | undefined {
 
 /** Objects (generated images, audio) as files in one folder, named `<random uuid><extension>`. */
 export class LocalObjectStore implements ObjectStore {
+  readonly specificationVersion = "v1";
   readonly kind = KIND;
   private readonly dir: string;
 

@@ -59,6 +59,7 @@ function isMissing(error: unknown): boolean {
  * getUrl() gives a presigned GET link. Works with AWS S3 and S3-compatible servers (MinIO, R2, s3rver).
  */
 export class S3ObjectStore implements ObjectStore {
+  readonly specificationVersion = "v1";
   readonly kind = KIND;
   readonly bucket: string;
   readonly prefix: string;

@@ -57,6 +57,7 @@ function frozenDeps(deps: readonly QuestionDep[] | undefined): QuestionDep[] | u
  * GPTCache's data_map.json: writes between flushes are lost if the process dies.
  */
 export class MemoryScalarStore implements ScalarStore {
+  readonly specificationVersion = "v1";
   readonly kind = "memory";
   readonly capabilities: ScalarStoreCapabilities;
   readonly tableLen: Readonly<TableLenConfig>;

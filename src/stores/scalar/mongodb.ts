@@ -116,6 +116,7 @@ function toRecord(doc: QuestionDoc): CacheRecord {
  * contract suites run when SEMCACHE_TEST_MONGODB_URL is set.
  */
 export class MongoScalarStore implements ScalarStore {
+  readonly specificationVersion = "v1";
   readonly kind = "mongodb";
   readonly capabilities: ScalarStoreCapabilities = Object.freeze({ persistent: true, shared: true });
   readonly tableLen: Readonly<TableLenConfig>;

@@ -110,6 +110,7 @@ function toRecord(id: number, flat: unknown): CacheRecord | null {
  * scripts address keys they compute, which Redis Cluster does not allow).
  */
 export class RedisScalarStore implements ScalarStore {
+  readonly specificationVersion = "v1";
   readonly kind = "redis";
   readonly capabilities: ScalarStoreCapabilities = Object.freeze({ persistent: true, shared: true });
   readonly tableLen: Readonly<TableLenConfig>;

@@ -68,6 +68,7 @@ const MAX_PREFIX = 40;
  * again without a restart, and in the meantime every call fails with StoreError.
  */
 export class SqlScalarStore implements ScalarStore {
+  readonly specificationVersion = "v1";
   readonly kind: string;
   readonly capabilities: ScalarStoreCapabilities = Object.freeze({ persistent: true, shared: true });
   readonly tableLen: Readonly<TableLenConfig>;

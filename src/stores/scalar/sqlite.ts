@@ -126,6 +126,7 @@ interface Checkpointer {
  * transactions so several processes on one machine can share the file and never evict the same excess twice.
  */
 export class SqliteScalarStore implements ScalarStore {
+  readonly specificationVersion = "v1";
   readonly kind = "sqlite";
   readonly capabilities: ScalarStoreCapabilities;
   readonly tableLen: Readonly<TableLenConfig>;

@@ -76,6 +76,7 @@ export function recordIdOf(document: LangChainDocument): number | undefined {
  * StoreError (the cache fails open) and the database drops the connection the call waits on (`reset`).
  */
 export class DatabaseVectorIndex implements VectorIndex {
+  readonly specificationVersion = "v1";
   readonly capabilities: VectorIndexCapabilities = Object.freeze({ persistent: true, shared: true });
   private readonly database: VectorDatabase;
   private readonly timeoutMs: number;

@@ -12,6 +12,7 @@ const KIND = "flat";
  * fallback.
  */
 export class FlatIndex implements VectorIndex {
+  readonly specificationVersion = "v1";
   readonly kind = KIND;
   readonly capabilities: VectorIndexCapabilities = Object.freeze({ persistent: false, shared: false });
   private dim: number;

@@ -70,6 +70,7 @@ async function loadHnswlib(): Promise<typeof Hnswlib> {
 export const DEFAULT_HNSW_EF = 256;
 
 export class HnswIndex implements VectorIndex {
+  readonly specificationVersion = "v1";
   readonly kind = KIND;
   readonly capabilities: VectorIndexCapabilities;
   private readonly path?: string;

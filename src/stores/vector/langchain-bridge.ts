@@ -64,6 +64,7 @@ export function uuidFromId(id: number): string {
  * converted to cosine distance.
  */
 export class LangChainVectorIndex implements VectorIndex {
+  readonly specificationVersion = "v1";
   readonly kind: string;
   private readonly source: LangChainStoreSource;
   private readonly options: LangChainVectorIndexOptions;

@@ -4,10 +4,11 @@ import type { NewRecord } from "../../core/types.js";
 import { DEFAULT_TABLE_LEN, type TableLenConfig } from "../../core/contracts/scalar-store.js";
 import { sampleRecord, type ScalarSuitePart } from "./harness.js";
 
-export function columnLengthTests({ runner, open }: ScalarSuitePart): void {
+export function columnLengthTests({ runner, open, has, itWith }: ScalarSuitePart): void {
   const { it, expect } = runner;
+  const limited = itWith("columnLengths");
 
-  it("rejects a batch with a too-long question with ValueTooLongError and writes none of it", async () => {
+  limited("rejects a batch with a too-long question with ValueTooLongError and writes none of it", async () => {
     const store = await open();
     const tooLong = "x".repeat(DEFAULT_TABLE_LEN.question_question + 1);
     const attempt = store.insert([sampleRecord({ keyHash: "ok", session: "s" }), sampleRecord({ question: tooLong })]);
@@ -19,7 +20,7 @@ export function columnLengthTests({ runner, open }: ScalarSuitePart): void {
     });
     expect(await store.count()).toBe(0);
     expect(await store.findByKey("ok")).toBeNull();
-    expect(await store.listSessions()).toEqual([]);
+    if (has("sessions")) expect(await store.listSessions()).toEqual([]);
     expect(await store.insert([sampleRecord({ question: tooLong.slice(1) })])).toHaveLength(1);
   });
 
@@ -32,7 +33,7 @@ export function columnLengthTests({ runner, open }: ScalarSuitePart): void {
     ["dep_data", (data) => ({ deps: [{ name: "n", data, type: "str" }] })],
   ];
   for (const [field, withValue] of fields) {
-    it(`enforces tableLenConfig.${field}, accepting values at the limit`, async () => {
+    (field === "session_id" ? itWith("columnLengths", "sessions") : limited)(`enforces tableLenConfig.${field}, accepting values at the limit`, async () => {
       const store = await open({ tableLenConfig: small });
       expect(store.tableLen).toEqual(small);
       await expect(store.insert([sampleRecord(withValue("123456"))])).rejects.toMatchObject({ field, length: 6, maxLength: 5 });
@@ -41,20 +42,20 @@ export function columnLengthTests({ runner, open }: ScalarSuitePart): void {
     });
   }
 
-  it("rejects a too-long session id in addSession without linking it", async () => {
+  itWith("columnLengths", "sessions")("rejects a too-long session id in addSession without linking it", async () => {
     const store = await open({ tableLenConfig: { session_id: 3 } });
     const [id] = await store.insert([sampleRecord()]);
     await expect(store.addSession(id, "abcd")).rejects.toBeInstanceOf(ValueTooLongError);
     expect(await store.sessionsOf(id)).toEqual([]);
   });
 
-  it("counts column lengths in characters, not UTF-16 units", async () => {
+  limited("counts column lengths in characters, not UTF-16 units", async () => {
     const store = await open({ tableLenConfig: { question_question: 5 } });
     expect(await store.insert([sampleRecord({ question: "😀😀😀😀😀" })])).toHaveLength(1);
     await expect(store.insert([sampleRecord({ question: "😀😀😀😀😀😀" })])).rejects.toMatchObject({ length: 6 });
   });
 
-  it("rejects an invalid tableLenConfig with ValidationError", async () => {
+  limited("rejects an invalid tableLenConfig with ValidationError", async () => {
     await expect(open({ tableLenConfig: { question_question: 0 } })).rejects.toBeInstanceOf(ValidationError);
     await expect(
       open({ tableLenConfig: { question_length: 10 } as unknown as Partial<TableLenConfig> }),
@@ -70,14 +71,16 @@ export function columnLengthTests({ runner, open }: ScalarSuitePart): void {
         answer: `${text}!`,
         keyHash: text,
         partition: text,
-        session: text,
+        session: has("sessions") ? text : undefined,
         deps: [{ name: text, data: text, type: "str" }],
       }),
     ]);
     const record = await store.findByKey(text);
     expect(record).toMatchObject({ id, question: text, answer: `${text}!`, partition: text });
     expect(record?.deps).toEqual([{ name: text, data: text, type: "str" }]);
-    expect(await store.sessionsOf(id)).toEqual([text]);
-    expect(await store.listSessions(text)).toEqual([{ id, session: text }]);
+    if (has("sessions")) {
+      expect(await store.sessionsOf(id)).toEqual([text]);
+      expect(await store.listSessions(text)).toEqual([{ id, session: text }]);
+    }
   });
 }

@@ -2,8 +2,14 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { NewRecord } from "../../core/types.js";
-import type { ScalarStore, TableLenConfig } from "../../core/contracts/scalar-store.js";
-import { resolveRunner, type TestRunner } from "../runner.js";
+import {
+  STORE_CAPABILITY_METHODS,
+  type RecordStore,
+  type ScalarStore,
+  type StoreCapability,
+  type TableLenConfig,
+} from "../../core/contracts/scalar-store.js";
+import { resolveRunner, type ContractIt, type TestRunner } from "../runner.js";
 
 /** What a store factory gets for one test. */
 export interface StoreTestContext {
@@ -20,13 +26,31 @@ export interface StoreTestContext {
 }
 
 /** Creates a store (not yet initialised) on the test's data: empty unless `ctx.reopen`. */
-export type ScalarStoreFactory = (ctx: StoreTestContext) => ScalarStore | Promise<ScalarStore>;
+export type ScalarStoreFactory = (ctx: StoreTestContext) => RecordStore | Promise<RecordStore>;
+
+/**
+ * What the suite tests beyond the required record contract: the store's optional capabilities, and
+ * `columnLengths` for a store that declares `tableLen` and takes `ctx.tableLenConfig`.
+ */
+export type SuiteCapability = StoreCapability | "columnLengths";
+
+/** Every SuiteCapability: what a full ScalarStore has. */
+export const ALL_SUITE_CAPABILITIES: readonly SuiteCapability[] = Object.freeze([
+  ...(Object.keys(STORE_CAPABILITY_METHODS) as StoreCapability[]),
+  "columnLengths",
+]);
 
 export interface ScalarStoreSuiteOptions {
   name: string;
   create: ScalarStoreFactory;
   /** Whether the store keeps its data across close() and a new instance (its `capabilities.persistent`). */
   persistent: boolean;
+  /**
+   * The capabilities whose tests run (the others are registered as skipped). Default: all of them, a full
+   * ScalarStore. The suite probes the store (in its "declares" test) and fails when it has a capability not listed here
+   * or lacks one listed, so a store never skips a test by silence.
+   */
+  capabilities?: readonly SuiteCapability[];
   /** Runs after each test, once its stores are closed (e.g. drop a server database's tables). */
   cleanup?: (ctx: StoreTestContext) => void | Promise<void>;
   /** The test runner's functions; default its globals (see TestRunner). */
@@ -37,7 +61,10 @@ export interface ScalarStoreSuiteOptions {
 export type OpenOverrides = Partial<Pick<StoreTestContext, "reopen" | "tableLenConfig" | "maxReports">>;
 
 export interface ScalarStoreHarness {
-  /** Creates and initialises a store on the test's context; it is closed after the test. */
+  /**
+   * Creates and initialises a store on the test's context; it is closed after the test. Typed as the full
+   * ScalarStore: a test calls a capability's methods only when the suite runs that capability's tests.
+   */
   open(overrides?: OpenOverrides): Promise<ScalarStore>;
 }
 
@@ -52,7 +79,7 @@ export function scalarStoreHarness(
 ): ScalarStoreHarness {
   const { beforeEach, afterEach } = resolveRunner(runner);
   let ctx: StoreTestContext;
-  let opened: ScalarStore[] = [];
+  let opened: RecordStore[] = [];
   let counter = 0;
   beforeEach(async () => {
     const dir = await mkdtemp(join(tmpdir(), "semcache-store-"));
@@ -69,7 +96,7 @@ export function scalarStoreHarness(
       const store = await create({ ...ctx, ...overrides });
       opened.push(store);
       await store.init();
-      return store;
+      return store as ScalarStore;
     },
   };
 }
@@ -101,4 +128,16 @@ export interface ScalarSuitePart {
   runner: TestRunner;
   open: ScalarStoreHarness["open"];
   persistent: boolean;
+  /** The capabilities the suite tests (the store must have exactly these). */
+  tested: readonly SuiteCapability[];
+  /** Whether the suite tests these capabilities (all of them). */
+  has(...capabilities: SuiteCapability[]): boolean;
+  /** `it` when the suite tests these capabilities, else `it.skip` (the runner reports the skip). */
+  itWith(...capabilities: SuiteCapability[]): ContractIt["skip"];
+}
+
+/** The part's `has` and `itWith` for the capabilities a suite tests. */
+export function capabilityGate(runner: TestRunner, tested: readonly SuiteCapability[]): Pick<ScalarSuitePart, "has" | "itWith"> {
+  const has = (...capabilities: SuiteCapability[]) => capabilities.every((capability) => tested.includes(capability));
+  return { has, itWith: (...capabilities) => (has(...capabilities) ? runner.it : runner.it.skip) };
 }

@@ -2,17 +2,17 @@
 import { collect, report, vector } from "./fixtures.js";
 import { sampleRecord, type ScalarSuitePart } from "./harness.js";
 
-export function persistenceTests({ runner, open, persistent }: ScalarSuitePart): void {
+export function persistenceTests({ runner, open, persistent, has, itWith }: ScalarSuitePart): void {
   const { it, expect } = runner;
 
   it("close is idempotent", async () => {
     const store = await open();
-    await store.flush();
+    if (has("flush")) await store.flush();
     await store.close();
     await store.close();
   });
 
-  (persistent ? it : it.skip)("keeps records, bookkeeping, sessions and reports across close() and a new instance", async () => {
+  (persistent ? itWith("hitCounts", "sessions", "reports", "purge") : it.skip)("keeps records, bookkeeping, sessions and reports across close() and a new instance", async () => {
     const store = await open();
     const ids = await store.insert([
       sampleRecord({ keyHash: "a", embedding: vector(1), deps: [{ name: "n", data: "d", type: "str" }], session: "s" }),

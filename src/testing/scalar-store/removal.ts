@@ -5,10 +5,11 @@ import type { EvictionPolicy } from "../../core/contracts/eviction.js";
 import { collect, sortIds } from "./fixtures.js";
 import { insertEvictionScenario, sampleRecord, type ScalarSuitePart } from "./harness.js";
 
-export function removalTests({ runner, open }: ScalarSuitePart): void {
-  const { it, expect } = runner;
+export function removalTests({ runner, open, itWith }: ScalarSuitePart): void {
+  const { expect } = runner;
+  const evicting = itWith("eviction");
 
-  it("evict does nothing at or under maxSize", async () => {
+  evicting("evict does nothing at or under maxSize", async () => {
     const store = await open();
     await store.insert([1, 2, 3, 4, 5].map((n) => sampleRecord({ createOn: n })));
     expect(await store.evict(LRU, 5, 2)).toEqual([]);
@@ -22,7 +23,7 @@ export function removalTests({ runner, open }: ScalarSuitePart): void {
     ["FIFO", FIFO, ["A", "B"]],
   ];
   for (const [name, policy, out] of builtIn) {
-    it(`evict with ${name} marks cleanSize records deleted in the policy's order`, async () => {
+    itWith("eviction", "hitCounts")(`evict with ${name} marks cleanSize records deleted in the policy's order`, async () => {
       const store = await open();
       const ids = await insertEvictionScenario(store);
       const evicted = await store.evict(policy, 2, 2);
@@ -32,20 +33,20 @@ export function removalTests({ runner, open }: ScalarSuitePart): void {
     });
   }
 
-  it("evict honours a custom policy (most hits first)", async () => {
+  itWith("eviction", "hitCounts")("evict honours a custom policy (most hits first)", async () => {
     const store = await open();
     const ids = await insertEvictionScenario(store);
     const mostHits: EvictionPolicy = { name: "MFU", order: [{ column: "hitCount", direction: "desc" }] };
     expect(sortIds(await store.evict(mostHits, 3, 2))).toEqual(sortIds([ids.D, ids.B]));
   });
 
-  it("evict rejects a negative maxSize or a cleanSize under 1 with ValidationError", async () => {
+  evicting("evict rejects a negative maxSize or a cleanSize under 1 with ValidationError", async () => {
     const store = await open();
     await expect(store.evict(LRU, -1, 1)).rejects.toBeInstanceOf(ValidationError);
     await expect(store.evict(LRU, 1, 0)).rejects.toBeInstanceOf(ValidationError);
   });
 
-  it("expire marks records created strictly before the cutoff", async () => {
+  evicting("expire marks records created strictly before the cutoff", async () => {
     const store = await open();
     const ids = await store.insert([100, 200, 300].map((createOn) => sampleRecord({ createOn })));
     expect(await store.expire(200)).toEqual([ids[0]]);
@@ -55,7 +56,7 @@ export function removalTests({ runner, open }: ScalarSuitePart): void {
     expect(await store.count()).toBe(0);
   });
 
-  it("purgeDeleted removes deleted records and their session links, and ids are never reused", async () => {
+  itWith("purge", "sessions")("purgeDeleted removes deleted records and their session links, and ids are never reused", async () => {
     const store = await open();
     const ids = await store.insert([1, 2, 3].map(() => sampleRecord({ session: "s" })));
     await store.markDeleted([ids[2]]);
@@ -68,7 +69,7 @@ export function removalTests({ runner, open }: ScalarSuitePart): void {
     expect(await store.count()).toBe(3);
   });
 
-  it("deletedObjectKeys lists the object deps of deleted records until they are purged", async () => {
+  itWith("purge", "clear")("deletedObjectKeys lists the object deps of deleted records until they are purged", async () => {
     const store = await open();
     const object = (key: string) => ({ name: "image", data: key, type: "object" as const });
     const ids = await store.insert([
@@ -89,7 +90,7 @@ export function removalTests({ runner, open }: ScalarSuitePart): void {
     expect(await store.deletedObjectKeys()).toEqual([]);
   });
 
-  it("clear hides every record and later inserts still work", async () => {
+  itWith("clear")("clear hides every record and later inserts still work", async () => {
     const store = await open();
     const ids = await store.insert([sampleRecord({ keyHash: "x" }), sampleRecord()]);
     await store.clear();

@@ -3,10 +3,10 @@ import { ValidationError } from "../../core/errors.js";
 import { bySessionThenId, report } from "./fixtures.js";
 import { sampleRecord, type ScalarSuitePart } from "./harness.js";
 
-export function sessionAndReportTests({ runner, open }: ScalarSuitePart): void {
-  const { it, expect } = runner;
+export function sessionAndReportTests({ runner, open, itWith }: ScalarSuitePart): void {
+  const { expect } = runner;
 
-  it("links sessions idempotently, lists them and deletes them per session", async () => {
+  itWith("sessions")("links sessions idempotently, lists them and deletes them per session", async () => {
     const store = await open();
     const [a, b] = await store.insert([sampleRecord({ session: "s1" }), sampleRecord()]);
     expect(await store.sessionsOf(a)).toEqual(["s1"]);
@@ -30,7 +30,7 @@ export function sessionAndReportTests({ runner, open }: ScalarSuitePart): void {
     expect(await store.sessionsOf(b)).toEqual([]);
   });
 
-  it("appends and counts report rows", async () => {
+  itWith("reports")("appends and counts report rows", async () => {
     const store = await open();
     expect(await store.countReports()).toBe(0);
     await store.addReports([report(), report({ extra: '{"k":1}' })]);
@@ -39,7 +39,7 @@ export function sessionAndReportTests({ runner, open }: ScalarSuitePart): void {
     expect(await store.countReports()).toBe(3);
   });
 
-  it("keeps only the newest maxReports report rows", async () => {
+  itWith("reports", "purge")("keeps only the newest maxReports report rows", async () => {
     const store = await open({ maxReports: 3 });
     const [older, newer] = await store.insert([sampleRecord(), sampleRecord()]);
     await store.addReports([report({ cacheQuestionId: older }), report({ cacheQuestionId: older })]);
@@ -54,7 +54,7 @@ export function sessionAndReportTests({ runner, open }: ScalarSuitePart): void {
     expect(await store.countReports()).toBe(3);
   });
 
-  it("keeps no report rows with maxReports 0, and refuses a negative or fractional maxReports", async () => {
+  itWith("reports")("keeps no report rows with maxReports 0, and refuses a negative or fractional maxReports", async () => {
     const store = await open({ maxReports: 0 });
     await store.addReports([report(), report()]);
     expect(await store.countReports()).toBe(0);
@@ -62,7 +62,7 @@ export function sessionAndReportTests({ runner, open }: ScalarSuitePart): void {
     await expect(open({ maxReports: 2.5 })).rejects.toBeInstanceOf(ValidationError);
   });
 
-  it("purgeDeleted removes the report rows of the records it removes, and only those", async () => {
+  itWith("reports", "purge")("purgeDeleted removes the report rows of the records it removes, and only those", async () => {
     const store = await open();
     const [gone, kept] = await store.insert([sampleRecord({ keyHash: "gone" }), sampleRecord({ keyHash: "kept" })]);
     await store.addReports([report({ cacheQuestionId: gone }), report({ cacheQuestionId: kept }), report({ cacheQuestionId: gone })]);
@@ -72,7 +72,7 @@ export function sessionAndReportTests({ runner, open }: ScalarSuitePart): void {
     expect(await store.countReports()).toBe(1);
   });
 
-  it("clear removes every report row", async () => {
+  itWith("reports", "clear")("clear removes every report row", async () => {
     const store = await open();
     const [id] = await store.insert([sampleRecord()]);
     await store.addReports([report({ cacheQuestionId: id }), report({ cacheQuestionId: id })]);

@@ -1,0 +1,77 @@
+/**
+ * A request's stages, resolved once from the cache's components and the request's cacheContext: a function there
+ * replaces the component for this request, a value is handed to it as its extra argument. Every step of the flow
+ * (and an evaluation's own search) goes through this one object, so an override applies everywhere alike.
+ */
+import type { Cache } from "../cache.js";
+import type { EmbeddingFunction, EmbeddingInput, EmbeddingOutput } from "../contracts/embedding.js";
+import type { EvaluationCandidate, EvaluationSource, LookupObserver } from "../contracts/evaluation.js";
+import type { PreEmbeddingResult } from "../contracts/processors.js";
+import type { VectorHit } from "../contracts/vector-index.js";
+import type { ResolvedContext } from "../request-context.js";
+import { normalizeScore } from "../score.js";
+import type { CacheRecord, CacheRequest } from "../types.js";
+
+/** What a judgement knows besides the two sides it compares. */
+export interface JudgeContext {
+  /** The other candidates this lookup judges. */
+  neighbours: readonly EvaluationCandidate[];
+  /** Present when a miss will call the model and store its answer. */
+  lookup?: LookupObserver;
+}
+
+export interface Stages {
+  /** Request -> key (the pre-embedding function). */
+  preEmbed(request: CacheRequest): Promise<PreEmbeddingResult>;
+  /** Key -> vector, or the key string for exact-match embeddings. */
+  embed(key: EmbeddingInput): Promise<EmbeddingOutput>;
+  /** Vector -> nearest entries; undefined when there is nothing to search (no vector index, no override). */
+  search?: (vector: Float32Array, topK: number) => Promise<VectorHit[]>;
+  /** Entry id -> its live record, or null. */
+  fetch(id: number): Promise<CacheRecord | null>;
+  /** A candidate's score, normalised to [0, 1] by the cache's evaluation's range. */
+  evaluate(source: EvaluationSource, candidate: EvaluationCandidate, context: JudgeContext): Promise<number>;
+  /**
+   * The cache's embedding function when this request embeds with it: an evaluation may then reuse the stored
+   * vectors, and its input limit applies to the key. Undefined under a per-request embedding function.
+   */
+  embeddingFunc?: EmbeddingFunction;
+}
+
+export function resolveStages(cache: Cache, overrides: ResolvedContext): Stages {
+  const { preEmbeddingFunc, embeddingFunc, searchFunc, getScalarData, evaluationFunc } = overrides;
+  const manager = cache.dataManager;
+  const evaluation = cache.similarityEvaluation;
+  const embedWith = embeddingFunc.fn ?? ((data: EmbeddingInput, extra?: unknown) => cache.embed(data, extra));
+  const customSearch = searchFunc.fn;
+  const search = customSearch
+    ? async (vector: Float32Array, topK: number) => customSearch(vector, topK, searchFunc.extra)
+    : manager.vector
+      ? (vector: Float32Array, topK: number) => manager.search(vector, topK)
+      : undefined;
+  const stages: Stages = {
+    preEmbed: async (request) => (preEmbeddingFunc.fn ?? cache.preEmbeddingFunc)(request, { config: cache.config, extra: preEmbeddingFunc.extra }),
+    embed: async (key) => {
+      const output = await embedWith(key, embeddingFunc.extra);
+      return Array.isArray(output) ? Float32Array.from(output) : output;
+    },
+    search,
+    fetch: async (id) => (getScalarData.fn ? getScalarData.fn(id, getScalarData.extra) : manager.getScalarData(id)),
+    evaluate: async (source, candidate, { neighbours, lookup }) => {
+      const raw = evaluationFunc.fn
+        ? await evaluationFunc.fn(source, candidate, evaluationFunc.extra)
+        : await evaluation.evaluation(source, candidate, {
+            extra: evaluationFunc.extra,
+            // The same search the candidates came from: a per-request searchFunc answers the evaluation too.
+            search: search ?? (async () => []),
+            embeddingFunc: stages.embeddingFunc,
+            now: manager.clock.now(),
+            neighbours,
+            lookup,
+          });
+      return normalizeScore(evaluation, raw);
+    },
+    embeddingFunc: embeddingFunc.fn ? undefined : cache.embeddingFunc,
+  };
+  return stages;
+}

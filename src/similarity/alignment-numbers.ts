@@ -1,0 +1,38 @@
+/**
+ * Numbers written in words, read as values for the question alignment (alignment.ts): "two hundred" is 200 and
+ * "sixteenth" is 16. The word lists are part of ALIGNMENT_LISTS (alignment-lists.ts).
+ */
+export const UNITS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split(" ");
+export const TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split(" ");
+export const SCALES: Readonly<Record<string, number>> = { hundred: 100, thousand: 1000, million: 1e6, billion: 1e9 };
+export const ORDINALS: Readonly<Record<string, string>> = { first: "one", second: "two", third: "three", fifth: "five", eighth: "eight", ninth: "nine", twelfth: "twelve" };
+/** Number words that are usually not numbers ("one should", "a second opinion", "at first"), unless part of a longer number. */
+export const AMBIGUOUS_NUMBER_WORDS = new Set(["one", "first", "second"]);
+
+/** The cardinal a number word stands for ("sixteenth" → "sixteen", "twentieth" → "twenty"), or undefined. */
+export function cardinal(word: string): string | undefined {
+  const base = ORDINALS[word] ?? (word.endsWith("ieth") ? `${word.slice(0, -4)}y` : word.endsWith("th") ? word.slice(0, -2) : word);
+  return UNITS.includes(base) || TENS.includes(base) || base in SCALES ? base : undefined;
+}
+
+/** Numbers written in words, as values: "two hundred" → 200, "sixteenth" → 16; a lone "one", "first" or "second" is no number. */
+export function wordNumbers(words: readonly string[]): string[] {
+  const found: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    if (cardinal(words[i]) === undefined) continue;
+    let total = 0;
+    let current = 0;
+    let end = i;
+    for (; end < words.length; end++) {
+      const base = cardinal(words[end]);
+      if (base === undefined) break;
+      if (base in SCALES) {
+        current = Math.max(current, 1) * SCALES[base];
+        if (SCALES[base] >= 1000) [total, current] = [total + current, 0];
+      } else current += UNITS.includes(base) ? UNITS.indexOf(base) : TENS.indexOf(base) * 10;
+    }
+    if (!(end === i + 1 && AMBIGUOUS_NUMBER_WORDS.has(words[i]))) found.push(String(total + current));
+    i = end - 1;
+  }
+  return found;
+}
