@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { UniversalSentenceEncoderEmbeddings } from "../src/embeddings/use.js";
 import { DEFAULT_USE_WORKERS, stopUseWorkers, useWorkers } from "../src/embeddings/use-worker-pool.js";
 import { parseArgs } from "./lib/args.js";
+import { median } from "./lib/measure.js";
 import { environment, RESULTS_DIR, table, writeJson } from "./lib/output.js";
 import { questionText } from "./lib/texts.js";
 
@@ -62,7 +63,6 @@ for (let round = 0; round < rounds; round++) {
   }
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const base = results.get(sizes[0])!;
 console.log(`\n\`npx tsx bench/embedding-pool.ts\` on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} cores, ${textCount} texts, ${concurrency} concurrent lookups, median of ${rounds}\n`);
 console.log(

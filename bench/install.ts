@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { folderBytes, installFreshApp, LANGCHAIN_PACKAGES, packPackage } from "../tests/helpers/fresh-app.js";
 import { writeGeneratedBlock } from "./lib/docs.js";
 import { measureServeStart, type ServeStart } from "./lib/serve-start.js";
+import { median } from "./lib/measure.js";
 import { environment, table } from "./lib/output.js";
 
 const DOC = fileURLToPath(new URL("../docs/benchmarks.md", import.meta.url));
@@ -24,7 +25,6 @@ const SERVE_STARTS = 5;
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const packDir = mkdtempSync(join(tmpdir(), "semcache-bench-pack-"));
 try {

@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { loadQqp, qqpSplits } from "./quality/data.js";
 import { parseArgs } from "./lib/args.js";
 import { writeGeneratedBlock } from "./lib/docs.js";
+import { median } from "./lib/measure.js";
 import { environment, saveResult, table, us } from "./lib/output.js";
 import { PrecisionGuardEvaluation } from "../src/similarity/precision-guard.js";
 import preset from "../src/similarity/preset-tuning.json" with { type: "json" };
@@ -73,7 +74,6 @@ for (let round = 0; round < ROUNDS; round++) {
     results[name].p99.push(quantile(times, 0.99));
   }
 }
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
 const rows = (Object.keys(judges) as Judge[]).map((name) => [name, us(median(results[name].p50)), us(median(results[name].p99))]);
 const base = results["preset without lexical vetoes"];
 const shipped = results["preset, lexical vetoes (shipped)"];

@@ -26,6 +26,7 @@ import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "./lib/args.js";
+import { median } from "./lib/measure.js";
 import { environment, RESULTS_DIR, table, writeJson } from "./lib/output.js";
 
 const args = parseArgs();
@@ -163,7 +164,6 @@ async function warmClient(): Promise<void> {
   server.close();
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const root = mkdtempSync(join(tmpdir(), "semcache-bench-start-"));
 const seed = join(root, "seed");

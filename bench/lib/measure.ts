@@ -88,3 +88,8 @@ export function memoryDelta(entries: number, before: MemorySnapshot, after: Memo
 export function secondsSince(start: bigint): number {
   return Number(process.hrtime.bigint() - start) / 1e9;
 }
+
+/** The middle value (the upper of the two middle ones for an even count): one disturbed run cannot move it. */
+export function median(values: readonly number[]): number {
+  return [...values].sort((a, b) => a - b)[values.length >> 1];
+}

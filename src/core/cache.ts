@@ -174,7 +174,7 @@ export class Cache {
       throw new ValidationError("sessionIds must be a list as long as questions.");
     }
     // Lengths are checked before anything is embedded: an over-long question would cost the embedding for nothing.
-    const limits = { configured: this.config.maxQuestionLength, column: this.dataManager.scalar.tableLen.question_question, embedding: this.embeddingFunc.maxInputLength };
+    const limits = { configured: this.config.maxQuestionLength, column: this.dataManager.tableLen.question_question, embedding: this.embeddingFunc.maxInputLength };
     questions.forEach((q, i) => {
       if (typeof q !== "string" || q.length === 0) throw new ValidationError(`questions[${i}] must be a non-empty string.`);
       if (typeof answers[i] !== "string" || answers[i].length === 0) throw new ValidationError(`answers[${i}] must be a non-empty string.`);

@@ -104,7 +104,7 @@ function checkKeyLength(prepared: Prepared, key: RequestKey): void {
   const { cache, stages } = prepared;
   const limits = {
     configured: cache.config.maxQuestionLength,
-    column: cache.dataManager.scalar.tableLen.question_question,
+    column: cache.dataManager.tableLen.question_question,
     // A per-request embedding function's input limit is not known here.
     embedding: stages.embeddingFunc?.maxInputLength,
   };
