@@ -19,10 +19,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Cache } from "../src/core/cache.js";
+import { Cache } from "../src/presets/cache.js";
 import { seededRandom } from "../src/core/random.js";
 import { runCached } from "../src/core/pipeline.js";
-import { managerFactory } from "../src/manager/factory.js";
+import { managerFactory } from "../src/presets/manager-factory.js";
 import { DistanceEvaluation } from "../src/similarity/distance.js";
 import { ErrorBudgetEvaluation, type ErrorBudgetStats } from "../src/similarity/error-budget-evaluation.js";
 import type { SimilarityEvaluation } from "../src/core/contracts/evaluation.js";

@@ -9,8 +9,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Cache } from "../src/core/cache.js";
-import { managerFactory } from "../src/manager/factory.js";
+import { Cache } from "../src/presets/cache.js";
+import { managerFactory } from "../src/presets/manager-factory.js";
 import { parseArgs } from "./lib/args.js";
 import { memoryDelta, memorySnapshot } from "./lib/measure.js";
 import { environment, saveResult } from "./lib/output.js";

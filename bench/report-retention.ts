@@ -27,8 +27,8 @@ function row(n: number): ReportRow {
     cacheQuestion: `what is the capital of country ${n % 5000} and its population?`,
     cacheAnswer: `The capital of country ${n % 5000} is City ${n % 5000}; about ${n % 997} thousand people live there.`,
     similarity: 0.93,
-    cacheDeltaTime: 1.2,
-    cacheTime: 1_700_000_000_000 + n,
+    lookupMs: 1.2,
+    hitAtMs: 1_700_000_000_000 + n,
   };
 }
 

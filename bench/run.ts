@@ -3,7 +3,9 @@
  * then prints the report tables, writes them as JSON to bench/results/ and into docs/benchmarks.md.
  *   npm run bench              # 10k and 100k entries, ~10 minutes on 2 cores
  *   npm run bench -- --quick   # 10k only, no driver comparison: writes bench/results/quick/, not the docs
+ *   npm run bench -- --scale   # only the vector index at scale (bench/scale.ts; its options pass through)
  */
+import { spawnSync } from "node:child_process";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,6 +16,13 @@ import { secondsSince } from "./lib/measure.js";
 import { environment, RESULTS_DIR, writeJson } from "./lib/output.js";
 import { driversTable, exactHitTable, exactRows, importRows, importTable, memoryRows, memoryTable, semanticTable, sweepTable } from "./lib/report.js";
 import type { DriversResult, ExactResult, SemanticResult } from "./lib/types.js";
+
+if (parseArgs().flag("scale")) {
+  // Tens of minutes at 100k entries: run on request only, never as part of the default run.
+  const passed = process.argv.slice(2).filter((arg) => arg !== "--scale");
+  const child = spawnSync(process.execPath, ["--import", "tsx", join(fileURLToPath(import.meta.url), "..", "scale.ts"), ...passed], { stdio: "inherit" });
+  process.exit(child.status ?? 1);
+}
 
 const quick = parseArgs().flag("quick");
 const largest = quick ? 10_000 : 100_000;

@@ -33,7 +33,7 @@ await store.init();
 const embedding = () => Float32Array.from({ length: 512 }, () => Math.random());
 const putMs: number[] = [];
 for (let i = 0; i < writes; i++) {
-  const record = { question: `q${i}`, answer: `a${i}`, answerType: "str", keyHash: `k${i}`, partition: "p", createOn: Date.now(), embedding: embedding() };
+  const record = { question: `q${i}`, answer: `a${i}`, answerType: "str", keyHash: `k${i}`, partition: "p", createdAtMs: Date.now(), embedding: embedding() };
   const started = performance.now();
   await store.insert([record]);
   putMs.push(performance.now() - started);

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ManagerFactoryOptions } from "../src/manager/factory.js";
+import type { ManagerFactoryOptions } from "../src/presets/manager-factory.js";
 import { startChromaServer, type ChromaServer } from "../tests/helpers/local-services.js";
 import { parseArgs } from "./lib/args.js";
 import { runScenario } from "./lib/child.js";

@@ -1,9 +1,7 @@
 /**
  * The layering rule of src/ (docs/architecture.md), run by `npm run lint`: no import cycle between files, type-only
- * imports included, and no import from a higher layer. The kernel's edges to the components it still takes its
- * defaults and contract types from, and the components' edges to other kinds, are listed in KNOWN below: they
- * are the next step of issue #21 and may only shrink (an edge listed here that no longer exists fails too, so the
- * list stays true).
+ * imports included, no import from a higher layer, and no component importing another kind. There are no
+ * exceptions.
  *   npx tsx scripts/check-imports.ts
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -14,17 +12,19 @@ import ts from "typescript";
 const SRC = fileURLToPath(new URL("../src/", import.meta.url));
 
 /**
- * Layers from the bottom: the kernel, the components (one folder per kind), then the presets and the surfaces on
- * top, then the root entry. A file may import its own layer and those below; a component only the kernel and its
- * own kind.
+ * Layers from the bottom: the kernel, the model runtimes (ONNX sessions, tokenizers, transformers.js) that
+ * embeddings and evaluations both run, the components (one folder per kind), then the presets and the surfaces on
+ * top, then the root entry. A file may import its own layer and those below; a component only the kernel, the
+ * model runtimes and its own kind.
  */
 const LAYERS: Readonly<Record<string, number>> = {
   core: 0,
-  embeddings: 1,
-  similarity: 1,
-  stores: 1,
-  processors: 1,
-  manager: 1,
+  models: 1,
+  embeddings: 2,
+  similarity: 2,
+  stores: 2,
+  processors: 2,
+  manager: 2,
   presets: 3,
   config: 3,
   langchain: 3,
@@ -35,25 +35,6 @@ const LAYERS: Readonly<Record<string, number>> = {
   testing: 3,
   "index.ts": 4,
 };
-
-/**
- * Folder edges that break the target (the kernel imports no component; a component imports the kernel and its own
- * kind only), kept until they are removed: "from -> to".
- */
-const KNOWN = new Set([
-  // The Cache's default components (a new Cache() works with no arguments) and its DataManager type: core/cache.ts.
-  "core -> embeddings",
-  "core -> manager",
-  "core -> processors",
-  "core -> similarity",
-  // Components that use another kind: evaluations embed pairs, stores read eviction policies, processors judge.
-  "similarity -> embeddings",
-  "similarity -> processors",
-  "processors -> embeddings",
-  "processors -> similarity",
-  "stores -> manager",
-  "manager -> stores",
-]);
 
 function* sourceFiles(dir: string): Iterable<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -111,27 +92,18 @@ function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
 const files = new Set(sourceFiles(SRC));
 const graph = new Map([...files].map((file) => [file, importsOf(file, files)]));
 const problems: string[] = [];
-const seen = new Set<string>();
-const COMPONENTS = 1;
+const COMPONENTS = 2;
 for (const [file, imported] of graph) {
   const from = layerName(file);
   for (const target of imported) {
     const to = layerName(target);
     if (from === to) continue;
     const edge = `${from} -> ${to}`;
-    seen.add(edge);
     const where = `${relative(SRC, file)} imports ${relative(SRC, target)}`;
     if (LAYERS[from] === undefined || LAYERS[to] === undefined) problems.push(`${where}: the folder ${LAYERS[from] === undefined ? from : to} has no layer (add it to LAYERS)`);
-    else if (KNOWN.has(edge)) continue;
     else if (LAYERS[to] > LAYERS[from]) problems.push(`${where}: ${from} is below ${to}`);
-    else if (LAYERS[from] === COMPONENTS && to !== "core") problems.push(`${where}: a component imports another kind (${edge})`);
+    else if (LAYERS[from] === COMPONENTS && LAYERS[to] === COMPONENTS) problems.push(`${where}: a component imports another kind (${edge})`);
   }
-}
-for (const edge of KNOWN) {
-  const [from, to] = edge.split(" -> ");
-  if (!seen.has(edge)) problems.push(`KNOWN lists ${edge}, which no file has any more: remove it from scripts/check-imports.ts`);
-  else if (LAYERS[from] !== 0 && LAYERS[from] !== COMPONENTS) problems.push(`KNOWN may only list the kernel's and the components' edges, not ${edge}`);
-  else if (LAYERS[to] > COMPONENTS) problems.push(`KNOWN may not allow ${edge}: nothing below the top imports a preset or a surface`);
 }
 for (const component of cycles(graph)) problems.push(`import cycle: ${component.map((file) => relative(SRC, file)).join(" -> ")}`);
 
@@ -139,4 +111,4 @@ if (problems.length > 0) {
   console.error(`check-imports: ${problems.length} problem(s)\n${problems.map((problem) => `  ${problem}`).join("\n")}`);
   process.exit(1);
 }
-console.log(`check-imports: ${files.size} files, no cycle, layers hold (${KNOWN.size} known edges left to remove)`);
+console.log(`check-imports: ${files.size} files, no cycle, layers hold`);

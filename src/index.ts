@@ -3,7 +3,9 @@
  * Cache, its presets, components (embeddings, evaluations, processors, data managers), errors and types. The
  * surfaces live in subpaths: `/langchain`, `/openai`, `/server`, `/stores`, `/testing`.
  */
-export { Cache, cache, cacheAll, type CacheEnableFunc, type CacheInitOptions, type ImportOptions } from "./core/cache.js";
+export { cacheAll, type ShouldUseCache, type CacheInitOptions, type ImportOptions } from "./core/cache.js";
+export { Cache, cache } from "./presets/cache.js";
+export { CacheKernel, type CacheDefaults } from "./core/cache.js";
 export { Config, DEFAULT_PARTITION_KEYS, type ConfigOptions } from "./core/config.js";
 export * from "./core/errors.js";
 export { put, get, importData, flush, type ApiOptions } from "./core/api.js";
@@ -32,7 +34,7 @@ export type * from "./core/contracts/processors.js";
 
 // Embeddings
 export { StringEmbedding } from "./embeddings/string.js";
-export * from "./embeddings/resolve.js";
+export * from "./core/embedding-source.js";
 export type * from "./core/contracts/embedding.js";
 export { OnnxEmbeddings, type OnnxEmbeddingsParams, type OnnxModelFiles, type OnnxPooling } from "./embeddings/onnx.js";
 export { TimmImageEmbeddings, type TimmImageEmbeddingsParams } from "./embeddings/timm.js";
@@ -86,8 +88,9 @@ export type * from "./core/contracts/evaluation.js";
 
 // Data managers (the stores themselves: `langchain-semcache/stores`)
 export { systemClock, type Clock } from "./core/clock.js";
-export { DataManager, type DataManagerOptions, type SaveItem } from "./manager/data-manager.js";
-export { MapDataManager, type MapDataManagerOptions } from "./manager/map-manager.js";
+export { DataManager, type DataManagerOptions } from "./manager/data-manager.js";
+export type * from "./core/contracts/data-manager.js";
+export { MapDataManager, type MapDataManagerOptions } from "./presets/map-manager.js";
 export {
   managerFactory,
   SCALAR_KINDS,
@@ -97,6 +100,6 @@ export {
   type ScalarParams,
   type VectorParams,
   type ObjectParams,
-} from "./manager/factory.js";
-export { LRU, LFU, FIFO, evictionPolicy } from "./manager/eviction/policies.js";
+} from "./presets/manager-factory.js";
+export { LRU, LFU, FIFO, evictionPolicy } from "./core/eviction-policies.js";
 export type * from "./core/contracts/eviction.js";

@@ -1,6 +1,6 @@
 /** Steps shared by the scenarios: importing entries through importData, and exact hits through get(). */
 import { get } from "../../src/core/api.js";
-import type { Cache } from "../../src/core/cache.js";
+import type { Cache } from "../../src/presets/cache.js";
 import { keyHash } from "../../src/core/keys.js";
 import { measure, secondsSince } from "./measure.js";
 import { seededRandom } from "./random.js";

@@ -92,3 +92,24 @@ export function nearDuplicates(stored: VectorSet, sources: readonly number[], se
   });
   return queries;
 }
+
+/** Cluster centres of the sentence-like variant: topics, each holding entries/SENTENCE_CENTRES paraphrase-ish rows. */
+export const SENTENCE_CENTRES = 2000;
+
+/**
+ * `count` unit vectors around SENTENCE_CENTRES random centres (entry i in cluster i mod centres), each at a cosine
+ * drawn uniformly from [0.8, 0.95] to its centre: siblings sit at ~0.64-0.9 to each other, a denser
+ * neighbourhood than `storedVectors("clustered")`, closer to sentence embeddings of one topic.
+ */
+export function sentenceLikeVectors(count: number, seed: number): VectorSet {
+  const random = seededRandom(seed);
+  const normal = gaussian(random);
+  const centres = new VectorSet(Math.min(SENTENCE_CENTRES, count));
+  for (let c = 0; c < centres.count; c++) fillGaussianUnit(centres.row(c), normal);
+  const set = new VectorSet(count);
+  const noise = new Float32Array(DIMENSION);
+  for (let i = 0; i < count; i++) {
+    mixOrthogonal(set.row(i), centres.row(i % centres.count), fillGaussianUnit(noise, normal), 0.8 + 0.15 * random());
+  }
+  return set;
+}

@@ -2,9 +2,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Cache } from "../../src/core/cache.js";
+import { Cache } from "../../src/presets/cache.js";
 import { runCached } from "../../src/core/pipeline.js";
-import { managerFactory } from "../../src/manager/factory.js";
+import { managerFactory } from "../../src/presets/manager-factory.js";
 import type { SimilarityEvaluation } from "../../src/core/contracts/evaluation.js";
 import { PrecomputedEmbedding } from "../lib/precomputed-embedding.js";
 import type { EmbeddingCache } from "./embedding-cache.js";

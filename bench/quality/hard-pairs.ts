@@ -11,7 +11,7 @@
  * scripts, and measureHardPairs checks that the two agree.
  */
 import { readFileSync } from "node:fs";
-import { normalizeScore } from "../../src/similarity/score.js";
+import { normalizeScore } from "../../src/core/similarity-score.js";
 import type { SimilarityEvaluation } from "../../src/core/contracts/evaluation.js";
 import { table } from "../lib/output.js";
 import { QualityCache } from "./cache-run.js";

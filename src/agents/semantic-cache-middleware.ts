@@ -1,7 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { SystemMessage, type AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { createMiddleware, type AgentMiddleware } from "langchain";
-import { Cache } from "../core/cache.js";
+import { Cache } from "../presets/cache.js";
 import { NotInitError, ValidationError } from "../core/errors.js";
 import { absorbFault, putAnswer, type RequestOptions } from "../core/pipeline.js";
 import type { Session } from "../core/session.js";

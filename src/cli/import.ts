@@ -3,6 +3,7 @@ import { open, readFile } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { ValidationError } from "../core/errors.js";
+import { isPositiveInteger } from "../core/validation.js";
 import { isPartition } from "../core/keys.js";
 import type { QuestionAnswer } from "../server/cache-service.js";
 import { openTarget, TARGET_OPTIONS, TARGET_USAGE } from "./cache-target.js";
@@ -108,11 +109,25 @@ function collect(read: ReadonlyArray<QuestionAnswer | undefined>): ReadPairs {
   return { pairs, skipped: read.length - pairs.length };
 }
 
-/** `[#########...........]  4,096/10,000 pairs  41%` */
-export function progressBar(done: number, total: number, unit: string, width = 30): string {
+/** `m:ss` (or `h:mm:ss`) for a duration in seconds. */
+function clockTime(totalSeconds: number): string {
+  const seconds = Math.ceil(totalSeconds);
+  const [h, m, s] = [Math.floor(seconds / 3600), Math.floor((seconds % 3600) / 60), seconds % 60];
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
+}
+
+/**
+ * `[#########.....................] 4,096/10,000 pairs 41%`, then, once some are done and `elapsedMs` is given,
+ * the rate and the time left at that rate: `  1,365 pairs/s, 0:05 left`.
+ */
+export function progressBar(done: number, total: number, unit: string, elapsedMs?: number, width = 30): string {
   const share = total === 0 ? 1 : done / total;
   const filled = Math.round(share * width);
-  return `[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done.toLocaleString("en")}/${total.toLocaleString("en")} ${unit} ${Math.floor(share * 100)}%`;
+  const bar = `[${"#".repeat(filled)}${".".repeat(width - filled)}] ${done.toLocaleString("en")}/${total.toLocaleString("en")} ${unit} ${Math.floor(share * 100)}%`;
+  if (elapsedMs === undefined || done === 0 || elapsedMs <= 0) return bar;
+  const perSecond = (done * 1000) / elapsedMs;
+  return `${bar}  ${Math.round(perSecond).toLocaleString("en")} ${unit}/s, ${clockTime((total - done) / perSecond)} left`;
 }
 
 export async function importCommand(argv: string[], io: TuneIo): Promise<void> {
@@ -120,7 +135,7 @@ export async function importCommand(argv: string[], io: TuneIo): Promise<void> {
   if (values.help) return io.out(IMPORT_USAGE);
   if (positionals.length !== 1) throw new ValidationError(`import takes one FILE, got ${positionals.length}.`);
   const batch = values.batch === undefined ? DEFAULT_BATCH : Number(values.batch);
-  if (!(Number.isInteger(batch) && batch >= 1)) throw new ValidationError(`--batch must be a positive integer, got "${values.batch}".`);
+  if (!isPositiveInteger(batch)) throw new ValidationError(`--batch must be a positive integer, got "${values.batch}".`);
 
   const file = positionals[0];
   const { pairs, skipped } = await readPairs(file);
@@ -131,10 +146,11 @@ export async function importCommand(argv: string[], io: TuneIo): Promise<void> {
   const target = await openTarget(values);
   try {
     let imported = 0;
+    const startedMs = performance.now();
     io.progress(`\r${progressBar(0, pairs.length, "pairs")}`);
     for (const slice of batches(pairs, batch)) {
       imported += await target.client.importPairs(slice);
-      io.progress(`\r${progressBar(imported, pairs.length, "pairs")}`);
+      io.progress(`\r${progressBar(imported, pairs.length, "pairs", performance.now() - startedMs)}`);
     }
     io.progress("\n");
     await target.client.flush();

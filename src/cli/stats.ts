@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { ValidationError } from "../core/errors.js";
+import { isPositiveInteger, isPositiveNumber } from "../core/validation.js";
 import { STAGES } from "../core/report.js";
 import type { CacheStats } from "../server/cache-service.js";
 import { isWholeCacheStats, type NamespaceStatsView } from "../server/client.js";
@@ -70,9 +71,9 @@ function watchOptions(values: { watch?: boolean; url?: string; json?: boolean; w
   const window = (values.window ?? "1h") as WindowName;
   if (!WINDOW_NAMES.includes(window)) throw new ValidationError(`--window must be one of ${WINDOW_NAMES.join(", ")}, got "${values.window}".`);
   const intervalSeconds = values.interval === undefined ? 2 : Number(values.interval);
-  if (!(Number.isFinite(intervalSeconds) && intervalSeconds > 0)) throw new ValidationError(`--interval must be a number of seconds above 0, got "${values.interval}".`);
+  if (!isPositiveNumber(intervalSeconds)) throw new ValidationError(`--interval must be a number of seconds above 0, got "${values.interval}".`);
   const count = values.count === undefined ? undefined : Number(values.count);
-  if (count !== undefined && !(Number.isInteger(count) && count > 0)) throw new ValidationError(`--count must be a whole number above 0, got "${values.count}".`);
+  if (count !== undefined && !isPositiveInteger(count)) throw new ValidationError(`--count must be a whole number above 0, got "${values.count}".`);
   return { window, intervalMs: intervalSeconds * 1000, count };
 }
 

@@ -3,7 +3,7 @@
  * factory builds from.
  */
 import type { OnnxPooling } from "../embeddings/onnx.js";
-import type { EmbedAs } from "../embeddings/resolve.js";
+import type { EmbedAs } from "../core/embedding-source.js";
 import type { TransformersPooling } from "../embeddings/transformers.js";
 
 /** This package's embedding kinds, as a checked config names them. */
@@ -15,6 +15,8 @@ export interface EmbeddingSettings {
   batchSize?: number;
   /** use: run the model on a worker thread (default true in a config). */
   worker?: boolean;
+  /** use: the most worker threads it grows to under load (default one per core, at most 4). */
+  workers?: number;
   /** transformers, image: a model folder or hub name; openai, cohere: the provider's model. */
   model?: string;
   /** onnx, timm: the model file; onnx: its tokenizer.json (default: beside the model); timm: its config.json. */

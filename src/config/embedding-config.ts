@@ -7,7 +7,7 @@
 import { ValidationError } from "../core/errors.js";
 import type { EmbeddingChoice } from "./embedding-choice.js";
 import { DEFAULT_MODELS, PROVIDER_KEYS, readLangChain, readProvider, readTransformers, TRANSFORMERS_KEYS } from "./embedding-hosted-readers.js";
-import { readFastText, readLocalOnnxText, readOnnx, readSpacy, readTimm } from "./embedding-local-readers.js";
+import { readFastText, readLocalOnnxText, readOnnx, readSpacy, readTimm, readUse } from "./embedding-local-readers.js";
 import { requirePackages, type ReadContext } from "./read-context.js";
 import type { Section } from "./section.js";
 
@@ -57,8 +57,7 @@ export function readEmbedding(written: string, section: Section | undefined, con
   let choice: EmbeddingChoice;
   switch (name) {
     case "use":
-      only(["batch_size", "worker"]);
-      choice = { kind: "use", settings: { batchSize: section?.positiveInteger("batch_size"), worker: section?.boolean("worker") } };
+      choice = readUse(section, what);
       break;
     case "wink":
     case "string":

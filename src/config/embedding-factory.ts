@@ -1,6 +1,6 @@
 /** The embedding a checked `embedding` / `embedding_config` describes, built. */
 import { OnnxEmbeddings, type OnnxPooling } from "../embeddings/onnx.js";
-import type { EmbeddingSource } from "../embeddings/resolve.js";
+import type { EmbeddingSource } from "../core/embedding-source.js";
 import { StringEmbedding } from "../embeddings/string.js";
 import { TimmImageEmbeddings } from "../embeddings/timm.js";
 import { TransformersImageEmbeddings } from "../embeddings/transformers-image.js";
@@ -20,7 +20,7 @@ export function createEmbedding({ kind, settings: s }: EmbeddingChoice): Embeddi
     case "wink":
       return new WinkEmbeddings();
     case "use":
-      return new UniversalSentenceEncoderEmbeddings(defined({ batchSize: s.batchSize, worker: s.worker ?? true }));
+      return new UniversalSentenceEncoderEmbeddings(defined({ batchSize: s.batchSize, worker: s.worker ?? true, workers: s.workers }));
     case "onnx":
       return new OnnxEmbeddings(
         defined({ modelPath: s.modelPath as string, tokenizerPath: s.tokenizerPath as string, maxLength: s.maxLength, batchSize: s.batchSize, pooling: s.pooling as OnnxPooling | undefined }),

@@ -4,7 +4,7 @@
  */
 import { ValidationError } from "../core/errors.js";
 import { packageOf } from "../core/optional-import.js";
-import type { EmbedAs } from "../embeddings/resolve.js";
+import type { EmbedAs } from "../core/embedding-source.js";
 import type { TransformersPooling } from "../embeddings/transformers.js";
 import type { EmbeddingChoice, EmbeddingSettings } from "./embedding-choice.js";
 import { requirePackages, type ReadContext } from "./read-context.js";

@@ -53,6 +53,19 @@ export function readFastText(section: Section | undefined, context: ReadContext)
 }
 
 /**
+ * The offline Universal Sentence Encoder's keys: texts per model call, and how many worker threads run it
+ * (`alsoRead`: keys the caller has read already, such as GPTCache's onnx `model`).
+ */
+export function readUse(section: Section | undefined, what: string, alsoRead: readonly string[] = []): EmbeddingChoice {
+  section?.only([...alsoRead, "batch_size", "worker", "workers"], what);
+  const settings = { batchSize: section?.positiveInteger("batch_size"), worker: section?.boolean("worker"), workers: section?.positiveInteger("workers") };
+  if (settings.workers !== undefined && settings.worker === false) {
+    throw new ValidationError(`embedding_config: ${what} takes workers only with worker: true (the model runs in process otherwise).`);
+  }
+  return { kind: "use", settings };
+}
+
+/**
  * `onnx` with a local model (model_path, or a model folder) runs it; GPTCache's own (paraphrase-albert-onnx,
  * the default) does not run here, so with none configured the offline default embeds, and a note says so.
  */
@@ -60,12 +73,11 @@ export function readOnnx(section: Section | undefined, context: ReadContext): Em
   const model = section?.string("model");
   const modelPath = section?.string("model_path");
   if (modelPath === undefined && (model === undefined || model === GPTCACHE_ONNX_MODEL)) {
-    section?.only(["model", "batch_size", "worker"], 'the "onnx" embedding without a local model (run as use)');
     context.notes.push(
       "embedding: onnx runs as use here (the offline Universal Sentence Encoder, 512-d): no local ONNX model is configured " +
         "(embedding_config.model_path, or model: a folder), and GPTCache's paraphrase-albert-onnx does not run here.",
     );
-    return { kind: "use", settings: { batchSize: section?.positiveInteger("batch_size"), worker: section?.boolean("worker") } };
+    return readUse(section, 'the "onnx" embedding without a local model (run as use)', ["model"]);
   }
   section?.only([...ONNX_TEXT_KEYS], 'the "onnx" embedding');
   if (model !== undefined && !isPathLike(model)) {

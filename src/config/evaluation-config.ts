@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ValidationError } from "../core/errors.js";
 import { packageOf } from "../core/optional-import.js";
-import type { EmbeddingSource } from "../embeddings/resolve.js";
+import type { EmbeddingSource } from "../core/embedding-source.js";
 import { CrossEncoderEvaluation } from "../similarity/cross-encoder.js";
 import { DistanceEvaluation } from "../similarity/distance.js";
 import { EmbeddingDistanceEvaluation } from "../similarity/embedding-distance.js";
@@ -126,7 +126,7 @@ function readKind(kind: EvaluationKind, written: string, section: Section, conte
   const inner = () => readEvaluation(section.string("evaluation") ?? "distance", section.mapping("evaluation_config"), context, `${path}.evaluation_config`);
   switch (kind) {
     case "time":
-      return { kind, options: { timeRange: section.positiveNumber("time_range") }, inner: inner() };
+      return { kind, options: { timeRangeSeconds: section.positiveNumber("time_range") }, inner: inner() };
     case "kreciprocal":
       return { kind, options: { topK: section.positiveInteger("top_k"), maxDistance: section.positiveNumber("max_distance"), positive: section.boolean("positive") } };
     case "onnx":
@@ -223,7 +223,7 @@ export function createEvaluation(choice: EvaluationChoice, embedding: EmbeddingS
     case "exact":
       return new ExactMatchEvaluation();
     case "time":
-      return new TimeEvaluation({ evaluation: inner(), timeRange: o.timeRange as number | undefined });
+      return new TimeEvaluation({ evaluation: inner(), timeRangeSeconds: o.timeRangeSeconds as number | undefined });
     case "kreciprocal":
       return new KReciprocalEvaluation(o);
     case "onnx":

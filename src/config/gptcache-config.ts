@@ -6,11 +6,11 @@
  */
 import { readFile } from "node:fs/promises";
 import { parse } from "yaml";
-import type { Cache } from "../core/cache.js";
+import type { Cache } from "../presets/cache.js";
 import type { ConfigOptions } from "../core/config.js";
 import { ValidationError } from "../core/errors.js";
 import { initSimilarCache, type SimilarCacheOptions } from "../presets/similar-cache.js";
-import type { ScalarParams, VectorParams } from "../manager/factory.js";
+import type { ScalarParams, VectorParams } from "../presets/manager-factory.js";
 import { concatAllQueries } from "../processors/context/concat.js";
 import { first, nop, randomOne, temperatureSoftmax } from "../processors/post.js";
 import * as pre from "../processors/pre.js";
@@ -47,7 +47,8 @@ export interface GptCacheConfig {
     maxSize?: number;
     cleanSize?: number;
     eviction?: string;
-    ttl?: number;
+    /** Seconds an entry lives (YAML: storage_config.ttl). */
+    ttlSeconds?: number;
     /** Milliseconds between a replica's pulls of the others' new entries into its in-process index. */
     syncIntervalMs?: number;
     scalarParams?: ScalarParams;
@@ -163,7 +164,7 @@ export function loadGptCacheConfig(yamlText: string, env: NodeJS.ProcessEnv = pr
     maxSize: storageSection?.positiveInteger("max_size"),
     cleanSize: storageSection?.positiveInteger("clean_size"),
     eviction: storageSection?.string("eviction", EVICTIONS),
-    ttl: storageSection?.positiveNumber("ttl"),
+    ttlSeconds: storageSection?.positiveNumber("ttl"),
     syncIntervalMs: storageSection?.nonNegativeInteger("sync_interval_ms"),
     scalarParams: readScalarParams(storageSection?.section("scalar_params"), scalar, env),
     vectorParams: vectorChoice.params,
@@ -193,6 +194,7 @@ export function loadGptCacheConfig(yamlText: string, env: NodeJS.ProcessEnv = pr
     skipList: configSection?.stringList("skip_list"),
     partitionKeys: configSection?.stringList("partition_keys"),
     maxQuestionLength: configSection?.positiveInteger("max_question_length"),
+    embeddingMemoSize: configSection?.nonNegativeInteger("embedding_memo_size"),
   };
   configSection?.done();
   if (vectorChoice.topK !== undefined) {
@@ -256,7 +258,7 @@ export function similarCacheOptionsFromConfig(config: GptCacheConfig): SimilarCa
     maxSize: storage.maxSize,
     cleanSize: storage.cleanSize,
     eviction: storage.eviction,
-    ttl: storage.ttl,
+    ttlSeconds: storage.ttlSeconds,
     syncIntervalMs: storage.syncIntervalMs,
     scalarParams: storage.scalarParams,
     vectorParams: storage.vectorParams,

@@ -8,7 +8,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { RunnableLambda } from "@langchain/core/runnables";
 import { ValidationError } from "../core/errors.js";
 import { importOptional } from "../core/optional-import.js";
-import { isLangChainEmbeddings, LangChainEmbeddingFunction, type EmbeddingsLike, type LangChainEmbeddingOptions } from "../embeddings/resolve.js";
+import { isLangChainEmbeddings, LangChainEmbeddingFunction, type EmbeddingsLike, type LangChainEmbeddingOptions } from "../core/embedding-source.js";
 import type { EmbeddingFunction, EmbeddingInput } from "../core/contracts/embedding.js";
 import type { JudgeModel } from "../similarity/llm-judge.js";
 

@@ -3,6 +3,7 @@
  * (`storage_config.max_size must be a positive integer`), and keys nobody read are refused.
  */
 import { ValidationError } from "../core/errors.js";
+import { isIntegerBetween, isNonNegativeInteger, isNumberBetween, isPositiveInteger, isPositiveNumber } from "../core/validation.js";
 
 export function isMapping(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -45,30 +46,30 @@ export class Section {
   }
 
   positiveInteger(key: string): number | undefined {
-    return this.#check(key, (v) => Number.isInteger(v) && (v as number) > 0, "a positive integer");
+    return this.#check(key, isPositiveInteger, "a positive integer");
   }
 
   nonNegativeInteger(key: string): number | undefined {
-    return this.#check(key, (v) => Number.isInteger(v) && (v as number) >= 0, "a non-negative integer");
+    return this.#check(key, isNonNegativeInteger, "a non-negative integer");
   }
 
   positiveNumber(key: string): number | undefined {
-    return this.#check(key, (v) => typeof v === "number" && v > 0 && Number.isFinite(v), "a positive number");
+    return this.#check(key, isPositiveNumber, "a positive number");
   }
 
   integerIn(key: string, min: number, max: number): number | undefined {
-    return this.#check(key, (v) => Number.isInteger(v) && (v as number) >= min && (v as number) <= max, `an integer from ${min} to ${max}`);
+    return this.#check(key, (v) => isIntegerBetween(v, min, max), `an integer from ${min} to ${max}`);
   }
 
   /** A non-empty string, or a non-negative integer returned as its digits. */
   stringOrNonNegativeInteger(key: string): string | undefined {
-    const ok = (v: unknown) => (typeof v === "string" && v.length > 0) || (Number.isInteger(v) && (v as number) >= 0);
+    const ok = (v: unknown) => (typeof v === "string" && v.length > 0) || isNonNegativeInteger(v);
     const value = this.#check<string | number>(key, ok, "a non-empty string or a non-negative integer");
     return value === undefined ? undefined : String(value);
   }
 
   numberIn(key: string, min: number, max: number): number | undefined {
-    return this.#check(key, (v) => typeof v === "number" && v >= min && v <= max, `a number in [${min}, ${max}]`);
+    return this.#check(key, (v) => isNumberBetween(v, min, max), `a number in [${min}, ${max}]`);
   }
 
   boolean(key: string): boolean | undefined {
@@ -108,7 +109,7 @@ export class Section {
 
   /** A list of positive numbers (weights). */
   positiveNumberList(key: string): number[] | undefined {
-    const ok = (v: unknown) => Array.isArray(v) && v.length > 0 && v.every((item) => typeof item === "number" && item > 0 && Number.isFinite(item));
+    const ok = (v: unknown) => Array.isArray(v) && v.length > 0 && v.every(isPositiveNumber);
     return this.#check(key, ok, "a non-empty list of positive numbers");
   }
 

@@ -4,7 +4,7 @@
  * checked per kind in storage-scalar-params.ts and storage-vector-params.ts.
  */
 import { UnknownKindError, ValidationError } from "../core/errors.js";
-import { OBJECT_KINDS, SCALAR_KINDS } from "../manager/factory.js";
+import { OBJECT_KINDS, SCALAR_KINDS } from "../presets/manager-factory.js";
 import { VECTOR_KINDS } from "../stores/vector/kinds.js";
 import type { EmbeddingKind } from "./embedding-choice.js";
 import type { ReadContext } from "./read-context.js";

@@ -3,7 +3,7 @@
  * (table_name, sql_url, mongo_host, redis_host, ...) read as this package's options.
  */
 import { ValidationError } from "../core/errors.js";
-import type { ScalarParams } from "../manager/factory.js";
+import type { ScalarParams } from "../presets/manager-factory.js";
 import { ENV_URLS, resolveUrl } from "../stores/connection.js";
 import type { Section } from "./section.js";
 
@@ -76,11 +76,11 @@ export function readScalarParams(section: Section | undefined, scalar: string, e
   }
   const lengths = section.section("table_len_config");
   const tableLenConfig = lengths && {
-    question_question: lengths.positiveInteger("question_question"),
-    answer_answer: lengths.positiveInteger("answer_answer"),
-    session_id: lengths.positiveInteger("session_id"),
-    dep_name: lengths.positiveInteger("dep_name"),
-    dep_data: lengths.positiveInteger("dep_data"),
+    question: lengths.positiveInteger("question_question"),
+    answer: lengths.positiveInteger("answer_answer"),
+    sessionId: lengths.positiveInteger("session_id"),
+    depName: lengths.positiveInteger("dep_name"),
+    depData: lengths.positiveInteger("dep_data"),
   };
   lengths?.done();
   const string = (key: string) => section.string(key);
@@ -109,10 +109,10 @@ export function readScalarParams(section: Section | undefined, scalar: string, e
     // Redis numbers its databases; YAML reads `database: 0` as a number.
     database: oneOf(section, (key) => section.stringOrNonNegativeInteger(key), ["database", "dbname"]),
     poolSize: section.positiveInteger("pool_size"),
-    connectTimeout: section.positiveInteger("connect_timeout_ms"),
+    connectTimeoutMs: section.positiveInteger("connect_timeout_ms"),
     timeoutMs: section.positiveInteger("timeout_ms"),
     namespace: oneOf(section, string, ["namespace", "global_key_prefix"]),
-    ttl: section.positiveNumber("ttl"),
+    ttlSeconds: section.positiveNumber("ttl"),
     maxReports: section.nonNegativeInteger("max_reports"),
     lockLeaseMs: section.positiveInteger("lock_lease_ms"),
     lockWaitMs: section.positiveInteger("lock_wait_ms"),
@@ -123,6 +123,6 @@ export function readScalarParams(section: Section | undefined, scalar: string, e
   if (misplaced && misplaced.length > 0) {
     throw new ValidationError(`${section.path}: ${misplaced.join(", ")} ${misplaced.length > 1 ? "do" : "does"} not apply to the ${kind} store (it takes ${allowed.join(", ")}).`);
   }
-  // Unset keys are left out: an explicit undefined would override what managerFactory passes (the redis ttl).
+  // Unset keys are left out: an explicit undefined would override what managerFactory passes (the redis ttlSeconds).
   return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined));
 }

@@ -3,7 +3,7 @@
  * names mapped to this package's options, and a server given by host and port turned into its URL.
  */
 import { ValidationError } from "../core/errors.js";
-import type { VectorParams } from "../manager/factory.js";
+import type { VectorParams } from "../presets/manager-factory.js";
 import type { ReadContext } from "./read-context.js";
 import type { Section } from "./section.js";
 import { withoutDriver } from "./storage-scalar-params.js";
@@ -25,7 +25,9 @@ const VECTOR_KEYS: Readonly<Record<string, readonly string[]>> = {
   faiss: FILE,
   flat: IN_PROCESS,
   memory: IN_PROCESS,
-  usearch: IN_PROCESS,
+  // GPTCache's USearch store: connectivity, expansion_add, expansion_search, and dtype for quantization.
+  usearch: [...FILE, "quantization", "dtype", "connectivity", "expansion_add", "expansion_search", "view"],
+  "langchain-usearch": IN_PROCESS,
   milvus: [...SERVER, "secure", "user", "username", "password", "token", "api_key", "local_mode", "m", "ef_construction", "ef", "timeout_ms"],
   qdrant: [...SERVER, "https", "api_key", "m", "ef_construction", "timeout_ms"],
   chroma: [...SERVER, "api_key", "tenant", "database", "m", "ef_construction", "ef_search", "timeout_ms"],
@@ -38,9 +40,9 @@ const VECTOR_KEYS: Readonly<Record<string, readonly string[]>> = {
   "mongodb-atlas": [...DATABASE, "database", "index_name", "ready_timeout_ms", "connect_timeout_ms", "timeout_ms"],
 };
 
-const POSITIVE = new Set(["dimension", "top_k", "m", "ef_construction", "ef", "initial_capacity", "max_elements", "ef_search", "ef_runtime", "pool_size", "timeout_ms", "optimize_every", "index_after", "candidates", "shards", "ready_timeout_ms", "connect_timeout_ms"]);
+const POSITIVE = new Set(["dimension", "top_k", "m", "ef_construction", "ef", "initial_capacity", "max_elements", "ef_search", "ef_runtime", "pool_size", "timeout_ms", "optimize_every", "index_after", "candidates", "shards", "ready_timeout_ms", "connect_timeout_ms", "connectivity", "expansion_add", "expansion_search"]);
 const COUNTS = new Set(["read_consistency_interval", "replicas"]);
-const FLAGS = new Set(["secure", "https", "embedded", "local_mode"]);
+const FLAGS = new Set(["secure", "https", "embedded", "local_mode", "view"]);
 
 /** GPTCache's spellings, and the option each is here. */
 const VECTOR_RENAMES: Readonly<Record<string, string>> = {
@@ -50,8 +52,10 @@ const VECTOR_RENAMES: Readonly<Record<string, string>> = {
   table_name: "collection",
   class_name: "collection",
   persist_directory: "uri",
+  read_consistency_interval: "readConsistencyIntervalSeconds",
   namespace: "keyPrefix",
   user: "username",
+  dtype: "quantization",
 };
 
 /** Where a server is when vector_params give host and port (GPTCache's way) instead of a URL. */

@@ -1,12 +1,13 @@
 /** The simple API (GPTCache's gptcache.api): put, get, importData and flush on the global or a given cache. */
-import { cache as globalCache, type Cache, type ImportOptions } from "./cache.js";
+import type { CacheKernel, ImportOptions } from "./cache.js";
+import { globalCache } from "./global-cache.js";
 import { ValidationError } from "./errors.js";
 import { putAnswer, runCached } from "./pipeline.js";
 import type { Session } from "./session.js";
 
 export interface ApiOptions {
   /** The cache to use instead of the global one. */
-  cacheObj?: Cache;
+  cacheObj?: CacheKernel;
   session?: Session | string;
   /** Request settings the entry answers for (e.g. `{ model: "gpt-4o" }`), matched like partition keys. */
   partition?: Record<string, unknown>;
@@ -42,12 +43,12 @@ export function importData(
   questions: readonly string[],
   answers: readonly string[],
   sessionIds?: ReadonlyArray<string | undefined>,
-  options: ImportOptions & { cacheObj?: Cache } = {},
+  options: ImportOptions & { cacheObj?: CacheKernel } = {},
 ): Promise<number[]> {
-  return (options.cacheObj ?? globalCache).importData(questions, answers, sessionIds, options);
+  return (options.cacheObj ?? globalCache()).importData(questions, answers, sessionIds, options);
 }
 
 /** Writes buffered state and saves file-backed stores. */
-export function flush(options: { cacheObj?: Cache } = {}): Promise<void> {
-  return (options.cacheObj ?? globalCache).flush();
+export function flush(options: { cacheObj?: CacheKernel } = {}): Promise<void> {
+  return (options.cacheObj ?? globalCache()).flush();
 }

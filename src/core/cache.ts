@@ -1,13 +1,9 @@
-import { toEmbeddingFunction, type EmbeddingSource } from "../embeddings/resolve.js";
-import { StringEmbedding } from "../embeddings/string.js";
+import { toEmbeddingFunction, type EmbeddingSource } from "./embedding-source.js";
 import type { EmbeddingFunction, EmbeddingInput, EmbeddingOutput } from "./contracts/embedding.js";
-import type { DataManager } from "../manager/data-manager.js";
-import { MapDataManager } from "../manager/map-manager.js";
-import { temperatureSoftmax } from "../processors/post.js";
-import { lastContent } from "../processors/pre.js";
+import type { DataManagerLike } from "./contracts/data-manager.js";
 import type { PostProcessFunc, PreEmbeddingFunc } from "./contracts/processors.js";
-import { ExactMatchEvaluation } from "../similarity/exact-match.js";
 import type { SimilarityEvaluation } from "./contracts/evaluation.js";
+import { checkSpecificationVersion } from "./contracts/specification.js";
 import { Config, type ConfigOptions } from "./config.js";
 import { EmbeddingMemo } from "./embedding-memo.js";
 import { NotInitError, SemcacheError, ValidationError, ValueTooLongError } from "./errors.js";
@@ -18,34 +14,35 @@ import { Report, type Stage } from "./report.js";
 import type { CacheRequest } from "./types.js";
 
 /** Decides whether a request uses the cache at all. */
-export type CacheEnableFunc = (request: CacheRequest, options: object) => boolean;
+export type ShouldUseCache = (request: CacheRequest, options: object) => boolean;
 
 /** The default: every request uses the cache. */
-export const cacheAll: CacheEnableFunc = () => true;
+export const cacheAll: ShouldUseCache = () => true;
 
 /** Options of `cache.init()`; all optional (DESIGN section 3). */
 export interface CacheInitOptions {
-  cacheEnableFunc?: CacheEnableFunc;
+  /** Decides per request whether the cache is used at all (GPTCache's cache_enable_func). Default `cacheAll`. */
+  shouldUseCache?: ShouldUseCache;
   /** Picks the key from a request. Default `lastContent`. */
   preEmbeddingFunc?: PreEmbeddingFunc;
   /** Key -> vector: an EmbeddingFunction, any LangChain `Embeddings`, or a plain function. Default passthrough (exact match). */
   embeddingFunc?: EmbeddingSource;
   /** Storage. Default an in-memory MapDataManager. */
-  dataManager?: DataManager;
+  dataManager?: DataManagerLike;
   /** Judges candidates. Default exact match. */
   similarityEvaluation?: SimilarityEvaluation;
   /** Picks the answer among hits. Default `temperatureSoftmax`. */
   postProcessMessagesFunc?: PostProcessFunc;
   config?: Config | ConfigOptions;
   /** A second cache asked on a miss (its hits are written back here). */
-  nextCache?: Cache;
+  nextCache?: CacheKernel;
   /** Called with every absorbed cache fault (they are also counted in `report.errors`). */
   onError?: (error: Error) => void;
 }
 
 /** The names `init` takes (checked at compile time against CacheInitOptions). */
 const INIT_OPTIONS = [
-  "cacheEnableFunc",
+  "shouldUseCache",
   "preEmbeddingFunc",
   "embeddingFunc",
   "dataManager",
@@ -83,17 +80,33 @@ function checkStoredPartitions(partitions: ReadonlyArray<string | undefined>, en
   });
 }
 
-/** A cache object with pluggable components (GPTCache's Cache). */
-export class Cache {
-  hasInit = false;
-  cacheEnableFunc: CacheEnableFunc = cacheAll;
-  preEmbeddingFunc: PreEmbeddingFunc = lastContent;
-  embeddingFunc: EmbeddingFunction = new StringEmbedding();
-  private manager?: DataManager;
-  similarityEvaluation: SimilarityEvaluation = new ExactMatchEvaluation();
-  postProcessMessagesFunc: PostProcessFunc = temperatureSoftmax;
+/**
+ * The components a cache uses where `init()` is given none: the shipped ones are in presets/cache.ts (the key is
+ * the last message's text, compared exactly, in an in-memory map). The factories make a fresh one per `init()`.
+ */
+export interface CacheDefaults {
+  readonly preEmbeddingFunc: PreEmbeddingFunc;
+  readonly postProcessMessagesFunc: PostProcessFunc;
+  embeddingFunc(): EmbeddingFunction;
+  dataManager(): DataManagerLike;
+  similarityEvaluation(): SimilarityEvaluation;
+}
+
+/**
+ * A cache object with pluggable components (GPTCache's Cache), without defaults of its own: the kernel the
+ * request flow runs on. Users make a `Cache` (presets/cache.ts), which is this with the shipped defaults.
+ */
+export class CacheKernel {
+  /** True from the end of `init()` until `close()` (GPTCache's has_init). */
+  initialized = false;
+  shouldUseCache: ShouldUseCache = cacheAll;
+  preEmbeddingFunc: PreEmbeddingFunc;
+  embeddingFunc: EmbeddingFunction;
+  private manager?: DataManagerLike;
+  similarityEvaluation: SimilarityEvaluation;
+  postProcessMessagesFunc: PostProcessFunc;
   config: Config = new Config();
-  nextCache?: Cache;
+  nextCache?: CacheKernel;
   onError?: (error: Error) => void;
   report: Report = new Report();
   /** Model calls in flight, by surface and key (concurrent identical misses share one). */
@@ -101,6 +114,13 @@ export class Cache {
   private savesSinceFlush = 0;
   /** Recent texts' embeddings (config.embeddingMemoSize of them). */
   private embeddings = new EmbeddingMemo(0);
+
+  constructor(private readonly defaults: CacheDefaults) {
+    this.preEmbeddingFunc = defaults.preEmbeddingFunc;
+    this.postProcessMessagesFunc = defaults.postProcessMessagesFunc;
+    this.embeddingFunc = defaults.embeddingFunc();
+    this.similarityEvaluation = defaults.similarityEvaluation();
+  }
 
   /**
    * Embeds with the cache's embedding function; a text embedded lately is answered from memory (a lookup and then
@@ -111,7 +131,7 @@ export class Cache {
   }
 
   /** The store behind the cache; a NotInitError before init(). */
-  get dataManager(): DataManager {
+  get dataManager(): DataManagerLike {
     if (!this.manager) throw new NotInitError();
     return this.manager;
   }
@@ -125,33 +145,36 @@ export class Cache {
       throw new ValidationError(`Unknown init option${unknown.length > 1 ? "s" : ""} ${unknown.map((name) => `"${name}"`).join(", ")}: init takes ${INIT_OPTIONS.join(", ")} (data manager options go to managerFactory).`);
     }
     const o = options;
-    for (const name of ["cacheEnableFunc", "preEmbeddingFunc", "postProcessMessagesFunc", "onError"] as const) {
+    for (const name of ["shouldUseCache", "preEmbeddingFunc", "postProcessMessagesFunc", "onError"] as const) {
       if (o[name] !== undefined && typeof o[name] !== "function") throw new ValidationError(`${name} must be a function.`);
     }
-    if (o.nextCache !== undefined && !(o.nextCache instanceof Cache)) throw new ValidationError("nextCache must be a Cache.");
+    if (o.nextCache !== undefined && !(o.nextCache instanceof CacheKernel)) throw new ValidationError("nextCache must be a Cache.");
     if (o.nextCache === this) throw new ValidationError("nextCache cannot be the cache itself.");
     const evaluation = o.similarityEvaluation;
     if (evaluation !== undefined && (typeof evaluation.range !== "function" || typeof evaluation.evaluation !== "function")) {
       throw new ValidationError("similarityEvaluation must have range() and evaluation().");
     }
+    if (evaluation !== undefined) checkSpecificationVersion(evaluation, "similarity evaluation");
     const config = o.config instanceof Config ? o.config : new Config(o.config);
-    const embeddingFunc = o.embeddingFunc === undefined ? new StringEmbedding() : toEmbeddingFunction(o.embeddingFunc);
-    const dataManager = o.dataManager ?? new MapDataManager();
+    const defaults = this.defaults;
+    const embeddingFunc = o.embeddingFunc === undefined ? defaults.embeddingFunc() : toEmbeddingFunction(o.embeddingFunc);
+    checkSpecificationVersion(embeddingFunc, "embedding");
+    const dataManager = o.dataManager ?? defaults.dataManager();
     await dataManager.init();
 
-    this.cacheEnableFunc = o.cacheEnableFunc ?? cacheAll;
-    this.preEmbeddingFunc = o.preEmbeddingFunc ?? lastContent;
+    this.shouldUseCache = o.shouldUseCache ?? cacheAll;
+    this.preEmbeddingFunc = o.preEmbeddingFunc ?? defaults.preEmbeddingFunc;
     this.embeddingFunc = embeddingFunc;
     this.manager = dataManager;
-    this.similarityEvaluation = evaluation ?? new ExactMatchEvaluation();
-    this.postProcessMessagesFunc = o.postProcessMessagesFunc ?? temperatureSoftmax;
+    this.similarityEvaluation = evaluation ?? defaults.similarityEvaluation();
+    this.postProcessMessagesFunc = o.postProcessMessagesFunc ?? defaults.postProcessMessagesFunc;
     this.config = config;
     this.embeddings = new EmbeddingMemo(config.embeddingMemoSize);
     this.nextCache = o.nextCache;
     this.onError = o.onError;
     this.report = new Report(config.logTimeFunc, () => [this.similarityEvaluation]);
     this.savesSinceFlush = 0;
-    this.hasInit = true;
+    this.initialized = true;
     return this;
   }
 
@@ -174,7 +197,7 @@ export class Cache {
       throw new ValidationError("sessionIds must be a list as long as questions.");
     }
     // Lengths are checked before anything is embedded: an over-long question would cost the embedding for nothing.
-    const limits = { configured: this.config.maxQuestionLength, column: this.dataManager.tableLen.question_question, embedding: this.embeddingFunc.maxInputLength };
+    const limits = { configured: this.config.maxQuestionLength, column: this.dataManager.tableLen.question, embedding: this.embeddingFunc.maxInputLength };
     questions.forEach((q, i) => {
       if (typeof q !== "string" || q.length === 0) throw new ValidationError(`questions[${i}] must be a non-empty string.`);
       if (typeof answers[i] !== "string" || answers[i].length === 0) throw new ValidationError(`answers[${i}] must be a non-empty string.`);
@@ -259,15 +282,12 @@ export class Cache {
 
   /** Flushes and closes the stores; the cache needs `init()` again afterwards. */
   async close(): Promise<void> {
-    if (!this.hasInit) return;
-    this.hasInit = false;
+    if (!this.initialized) return;
+    this.initialized = false;
     await this.dataManager.close();
   }
 
   private assertInit(): void {
-    if (!this.hasInit) throw new NotInitError();
+    if (!this.initialized) throw new NotInitError();
   }
 }
-
-/** The global cache, used by every call that passes no cacheObj. */
-export const cache = new Cache();

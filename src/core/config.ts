@@ -1,5 +1,6 @@
 import { DEFAULT_EMBEDDING_MEMO_SIZE } from "./embedding-memo.js";
 import { ValidationError } from "./errors.js";
+import { isNonNegativeInteger, isNumberBetween, isPositiveInteger } from "./validation.js";
 
 /** Request settings that must match exactly for a stored answer to be reused (model and sampling). */
 export const DEFAULT_PARTITION_KEYS: readonly string[] = Object.freeze([
@@ -96,31 +97,32 @@ export class Config {
     const o = options;
     check(typeof o === "object" && o !== null, "options must be an object");
     const threshold = o.similarityThreshold ?? 0.8;
-    check(typeof threshold === "number" && threshold >= 0 && threshold <= 1, "similarityThreshold must be a number in [0, 1]");
+    check(isNumberBetween(threshold, 0, 1), "similarityThreshold must be a number in [0, 1]");
     const topK = o.topK ?? 5;
-    check(Number.isInteger(topK) && topK >= 1, "topK must be a positive integer");
+    check(isPositiveInteger(topK), "topK must be a positive integer");
     check(o.logTimeFunc === undefined || typeof o.logTimeFunc === "function", "logTimeFunc must be a function");
     check(o.prompts === undefined || isStringList(o.prompts), "prompts must be a list of strings");
     const template = typeof o.template === "string" ? [o.template] : o.template;
     check(template === undefined || isStringList(template), "template must be a string or a list of strings");
     const contextLen = o.contextLen ?? 3;
-    check(Number.isInteger(contextLen) && contextLen >= 1, "contextLen must be a positive integer");
+    check(isPositiveInteger(contextLen), "contextLen must be a positive integer");
     const autoFlush = o.autoFlush ?? 20;
-    check(Number.isInteger(autoFlush) && autoFlush >= 0, "autoFlush must be a non-negative integer");
+    check(isNonNegativeInteger(autoFlush), "autoFlush must be a non-negative integer");
     check(o.skipList === undefined || isStringList(o.skipList), "skipList must be a list of strings");
     // Entries expire in the data manager, which hides and removes them in every store; a Config ttl would do nothing.
+    const ttlName = (["ttlSeconds", "ttl"] as const).find((name) => (o as Record<string, unknown>)[name] !== undefined);
     check(
-      (o as { ttl?: unknown }).ttl === undefined,
-      "ttl is not a Config setting: entries expire in the data manager (managerFactory(kinds, { ttl }), initSimilarCache({ ttl }), storage_config.ttl in a YAML config)",
+      ttlName === undefined,
+      `${ttlName} is not a Config setting: entries expire in the data manager (managerFactory(kinds, { ttlSeconds }), initSimilarCache({ ttlSeconds }), storage_config.ttl in a YAML config)`,
     );
-    const unknown = Object.keys(o).filter((name) => name !== "ttl" && !(CONFIG_OPTIONS as readonly string[]).includes(name));
+    const unknown = Object.keys(o).filter((name) => name !== "ttl" && name !== "ttlSeconds" && !(CONFIG_OPTIONS as readonly string[]).includes(name));
     check(unknown.length === 0, `unknown option${unknown.length > 1 ? "s" : ""} ${unknown.map((name) => `"${name}"`).join(", ")}: Config takes ${CONFIG_OPTIONS.join(", ")}`);
     check(o.partitionKeys === undefined || isStringList(o.partitionKeys), "partitionKeys must be a list of strings");
     check(o.random === undefined || typeof o.random === "function", "random must be a function");
     const maxQuestionLength = o.maxQuestionLength;
-    check(maxQuestionLength === undefined || (Number.isInteger(maxQuestionLength) && maxQuestionLength >= 1), "maxQuestionLength must be a positive integer");
+    check(maxQuestionLength === undefined || isPositiveInteger(maxQuestionLength), "maxQuestionLength must be a positive integer");
     const embeddingMemoSize = o.embeddingMemoSize ?? DEFAULT_EMBEDDING_MEMO_SIZE;
-    check(Number.isInteger(embeddingMemoSize) && embeddingMemoSize >= 0, "embeddingMemoSize must be a non-negative integer");
+    check(isNonNegativeInteger(embeddingMemoSize), "embeddingMemoSize must be a non-negative integer");
 
     this.similarityThreshold = threshold;
     this.topK = topK;

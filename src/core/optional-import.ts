@@ -12,7 +12,10 @@ export function packageOf(specifier: string): string {
 
 /** A native addon that failed to load because its build step never ran (npm's allowScripts, pnpm's approve-builds). */
 function isMissingBinding(error: unknown): boolean {
-  return /Could not locate the bindings file|Cannot find module '[^']*\.node'|NODE_MODULE_VERSION/.test(String((error as Error)?.message));
+  // "bindings" says the first; node-gyp-build (usearch) the "No native build" forms.
+  return /Could not locate the bindings file|Cannot find module '[^']*\.node'|NODE_MODULE_VERSION|No native build was found|Could not find native build/.test(
+    String((error as Error)?.message),
+  );
 }
 
 /**

@@ -10,7 +10,7 @@ import { ValueTooLongError } from "./errors.js";
 export interface QuestionLimits {
   /** `config.maxQuestionLength`, in characters (code points). */
   configured?: number;
-  /** The scalar store's question column (`scalarParams.tableLenConfig.question_question`), in characters. */
+  /** The scalar store's question column (`scalarParams.tableLenConfig.question`), in characters. */
   column?: number;
   /** The embedding's `maxInputLength` (UTF-16 units, JavaScript's string length): longer texts it would truncate. */
   embedding?: number;
@@ -38,5 +38,5 @@ export function checkQuestionLength(text: string, limits: QuestionLimits): void 
   if (text.length > embedding) throw new ValueTooLongError("question", text.length, embedding, "the embedding's maxInputLength");
   const length = codePointLength(text);
   if (length > configured) throw new ValueTooLongError("question", length, configured, "config.maxQuestionLength");
-  if (length > column) throw new ValueTooLongError("question_question", length, column);
+  if (length > column) throw new ValueTooLongError("question", length, column);
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { ValidationError } from "./errors.js";
-import { cache as globalCache, type Cache } from "./cache.js";
+import type { CacheKernel } from "./cache.js";
+import { globalCache } from "./global-cache.js";
 
 /**
  * Decides whether a session may be answered by a stored entry. Gets the session's name and the sessions
@@ -20,7 +21,7 @@ export interface SessionOptions {
   /** Session id; a random UUID by default. */
   name?: string;
   /** The cache whose session links `drop()` removes; the global cache by default. */
-  cache?: Cache;
+  cache?: CacheKernel;
   checkHit?: SessionCheck;
 }
 
@@ -28,7 +29,7 @@ export interface SessionOptions {
 export class Session {
   readonly name: string;
   readonly checkHit: SessionCheck;
-  private readonly cache?: Cache;
+  private readonly cache?: CacheKernel;
 
   constructor(options: SessionOptions | string = {}) {
     const o = typeof options === "string" ? { name: options } : options;
@@ -45,6 +46,6 @@ export class Session {
 
   /** Forgets every link between this session and stored entries (the entries stay). */
   async drop(): Promise<number> {
-    return (this.cache ?? globalCache).dataManager.deleteSession(this.name);
+    return (this.cache ?? globalCache()).dataManager.deleteSession(this.name);
   }
 }

@@ -41,12 +41,12 @@ export interface CacheRecord {
   deps?: QuestionDep[];
   /** The L2-normalised key embedding; absent for exact-match caches. */
   embedding?: Float32Array;
-  createOn: number;
-  lastAccess: number;
+  createdAtMs: number;
+  lastAccessedAtMs: number;
   hitCount: number;
 }
 
-/** What the data manager hands the scalar store to insert; the store adds id, lastAccess and hitCount. */
+/** What the data manager hands the scalar store to insert; the store adds id, lastAccessedAtMs and hitCount. */
 export interface NewRecord {
   question: string;
   answer: string;
@@ -55,7 +55,7 @@ export interface NewRecord {
   partition: string;
   deps?: QuestionDep[];
   embedding?: Float32Array;
-  createOn: number;
+  createdAtMs: number;
   /** Session that created the entry, linked in the session table. */
   session?: string;
 }
@@ -67,9 +67,9 @@ export interface ReportRow {
   cacheQuestion: string;
   cacheAnswer: string;
   similarity: number;
-  /** Milliseconds the cached lookup took. */
-  cacheDeltaTime: number;
-  /** Epoch milliseconds of the hit. */
-  cacheTime: number;
+  /** Milliseconds the cached lookup took (GPTCache's cache_delta_time, the report table's column). */
+  lookupMs: number;
+  /** Epoch milliseconds of the hit (GPTCache's cache_time). */
+  hitAtMs: number;
   extra?: string;
 }

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { RawImage } from "@huggingface/transformers";
 import { EmbeddingError, SemcacheError, ValidationError } from "../core/errors.js";
 import type { ImageInput, ImagePreprocess } from "./image-types.js";
-import type { Transformers } from "./transformers-library.js";
+import type { Transformers } from "../models/transformers-library.js";
 import type { EmbeddingInput } from "../core/contracts/embedding.js";
 import { decodeDataUrl } from "../core/data-url.js";
 

@@ -3,9 +3,9 @@ import type { RawImage } from "@huggingface/transformers";
 import { EmbeddingError, ValidationError } from "../core/errors.js";
 import { decodeImage } from "./image-input.js";
 import type { ImagePreprocess } from "./image-types.js";
-import { OnnxSession, requireModelFile, type OnnxOutput } from "./onnx-session.js";
+import { OnnxSession, requireModelFile, type OnnxOutput } from "../models/onnx-session.js";
 import { readTimmConfig, timmPixels, type TimmDataConfig } from "./timm-transform.js";
-import { importTransformers, type Transformers } from "./transformers-library.js";
+import { importTransformers, type Transformers } from "../models/transformers-library.js";
 import { LazyPipeline } from "./transformers.js";
 import type { EmbeddingFunction, EmbeddingInput } from "../core/contracts/embedding.js";
 

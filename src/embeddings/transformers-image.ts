@@ -2,7 +2,7 @@ import type { ImageFeatureExtractionPipeline, RawImage, Tensor } from "@huggingf
 import { EmbeddingError, ValidationError } from "../core/errors.js";
 import { decodeImage } from "./image-input.js";
 import type { ImagePreprocess } from "./image-types.js";
-import { importTransformers, type Transformers } from "./transformers-library.js";
+import { importTransformers, type Transformers } from "../models/transformers-library.js";
 import { checkModelOptions, LazyPipeline, loadTransformersPipeline, tensorRows, type TransformersModelOptions } from "./transformers.js";
 import type { EmbeddingFunction, EmbeddingInput } from "../core/contracts/embedding.js";
 

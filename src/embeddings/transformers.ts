@@ -3,7 +3,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { Embeddings, type EmbeddingsParams } from "@langchain/core/embeddings";
 import type { DataType, FeatureExtractionPipeline, PipelineType, Tensor } from "@huggingface/transformers";
 import { EmbeddingError, SemcacheError, ValidationError } from "../core/errors.js";
-import { importTransformers } from "./transformers-library.js";
+import { importTransformers } from "../models/transformers-library.js";
 
 
 /** Where a transformers.js model comes from, shared by the text and image embeddings. */

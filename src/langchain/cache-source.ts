@@ -1,8 +1,8 @@
-import { Cache } from "../core/cache.js";
+import { Cache } from "../presets/cache.js";
 import { MissingDependencyError, NotInitError, ValidationError } from "../core/errors.js";
 import { absorbFault } from "../core/pipeline.js";
 import { initSimilarCache } from "../presets/similar-cache.js";
-import type { ManagerComponents } from "../manager/factory.js";
+import type { ManagerComponents } from "../presets/manager-factory.js";
 import { FlatIndex } from "../stores/vector/flat.js";
 import { HnswIndex } from "../stores/vector/hnsw.js";
 import type { VectorIndex } from "../core/contracts/vector-index.js";
@@ -43,7 +43,7 @@ export class CacheSource {
    * one warning, checked again on every call since its owner may still initialise it.
    */
   usable(cache: Cache): boolean {
-    if (cache.hasInit) return true;
+    if (cache.initialized) return true;
     const error = new NotInitError("A cache given to SemanticCache is not initialised (call `await cache.init(...)`); calls go to the model uncached until it is.");
     absorbFault(cache, error);
     this.warn(error.message);

@@ -10,21 +10,22 @@ import type { AIMessageChunk, BaseMessage } from "@langchain/core/messages";
 import type { ChatGenerationChunk, ChatResult } from "@langchain/core/outputs";
 import type { Runnable } from "@langchain/core/runnables";
 import { ValidationError } from "../core/errors.js";
-import { cache as globalCache } from "../core/cache.js";
+import { cache as globalCache } from "../presets/cache.js";
 import { absorbFault, putAnswer, runCachedStream } from "../core/pipeline.js";
 import type { CacheRequest } from "../core/types.js";
 import { messageFromHit, storableAnswer } from "./chat-answers.js";
 import { generationChunks, markedChunk, replayChunks, resultOf } from "./chat-chunks.js";
 import { chatRequest, toolSettingsDigest, withoutToolSettings } from "./chat-key.js";
 import { warmMessages, type WarmPair } from "./warm.js";
+import { wrapperFields } from "./wrapper-fields.js";
 import {
   CACHE_CALL_KEYS,
-  checkTemperatureSkip,
   isUnresolvedModel,
   modelCallConfig,
   modelSettings,
   runWithOutcome,
   splitCallOptions,
+  wrappedInvocationParams,
   type CacheCallOptions,
   type WrapperCacheDefaults,
 } from "./call-options.js";
@@ -108,16 +109,15 @@ export class CachedChatModel<M extends BaseChatModelCallOptions = BaseChatModelC
   }
 
   constructor(fields: CachedChatModelFields<M>) {
-    const { model, cache, session, cacheOptions, temperatureSkip, shareAcrossContexts = false, ...params } = fields ?? ({} as CachedChatModelFields<M>);
-    super(params);
-    if (!isChatModel(model)) throw new ValidationError("CachedChatModel needs `model`, a LangChain chat model.");
+    const { model, defaults, params } = wrapperFields("CachedChatModel", fields, isChatModel, "a LangChain chat model");
+    const { shareAcrossContexts = false, ...modelParams } = params;
+    super(modelParams);
     if (typeof shareAcrossContexts !== "boolean") throw new ValidationError("CachedChatModel: `shareAcrossContexts` must be a boolean.");
-    checkTemperatureSkip("CachedChatModel", temperatureSkip);
     this.shareAcrossContexts = shareAcrossContexts;
     this.model = model;
     this.target = model;
     this.fields = fields;
-    this.defaults = { cache, session, cacheOptions, temperatureSkip };
+    this.defaults = defaults;
   }
 
   _llmType(): string {
@@ -130,7 +130,7 @@ export class CachedChatModel<M extends BaseChatModelCallOptions = BaseChatModelC
 
   /** The wrapped model's invocation params (what traces show). */
   override invocationParams(options?: this["ParsedCallOptions"]): unknown {
-    return this.model.invocationParams(options && (splitCallOptions(options, {}).modelOptions as never));
+    return wrappedInvocationParams(this.model, options);
   }
 
   override getLsParams(options: this["ParsedCallOptions"]) {
@@ -233,7 +233,7 @@ export class CachedChatModel<M extends BaseChatModelCallOptions = BaseChatModelC
       // The key could not be built from the call (a setting that does not serialise, say): a cache fault, so
       // the call goes to the model uncached.
       const cache = cacheOptions.cacheObj ?? globalCache;
-      if (cache.hasInit) absorbFault(cache, error);
+      if (cache.initialized) absorbFault(cache, error);
       return { request: undefined, cacheOptions, config };
     }
   }

@@ -1,20 +1,12 @@
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
 import { BaseLLM, type BaseLLMCallOptions, type BaseLLMParams } from "@langchain/core/language_models/llms";
 import { GenerationChunk, type Generation, type LLMResult } from "@langchain/core/outputs";
-import { ValidationError } from "../core/errors.js";
 import { runCachedStream } from "../core/pipeline.js";
 import type { CacheRequest } from "../core/types.js";
-import {
-  CACHE_CALL_KEYS,
-  checkTemperatureSkip,
-  modelCallConfig,
-  modelSettings,
-  runWithOutcome,
-  splitCallOptions,
-  type CacheCallOptions,
-  type WrapperCacheDefaults,
-} from "./call-options.js";
+import { CACHE_CALL_KEYS, modelCallConfig, modelSettings, runWithOutcome, splitCallOptions, wrappedInvocationParams } from "./call-options.js";
+import type { CacheCallOptions, WrapperCacheDefaults } from "./call-options.js";
 import { hitMarker, replayHit, reportTokens, SEARCH_ONLY_MISS_MARKER, SHARED_MARKER, type SemcacheMarker } from "./messages.js";
+import { wrapperFields } from "./wrapper-fields.js";
 
 /** Concurrent identical misses share one model call only within one surface. */
 const SURFACE = "langchain-llm";
@@ -77,25 +69,23 @@ export class CachedLLM<M extends BaseLLMCallOptions = BaseLLMCallOptions> extend
   }
 
   constructor(fields: CachedLLMFields<M>) {
-    const { model, cache, session, cacheOptions, temperatureSkip, ...params } = fields ?? ({} as CachedLLMFields<M>);
+    const { model, defaults, params } = wrapperFields("CachedLLM", fields, isLLM, "a LangChain text LLM (BaseLLM)");
     super(params);
-    if (!isLLM(model)) throw new ValidationError("CachedLLM needs `model`, a LangChain text LLM (BaseLLM).");
-    checkTemperatureSkip("CachedLLM", temperatureSkip);
     this.model = model;
-    this.defaults = { cache, session, cacheOptions, temperatureSkip };
+    this.defaults = defaults;
   }
 
   _llmType(): string {
     return "semcache";
   }
 
-  override get callKeys(): string[] {
-    return [...super.callKeys, ...CACHE_CALL_KEYS];
-  }
-
   /** The wrapped LLM's invocation params (what traces show). */
   override invocationParams(options?: this["ParsedCallOptions"]): unknown {
-    return this.model.invocationParams(options && (splitCallOptions(options, {}).modelOptions as never));
+    return wrappedInvocationParams(this.model, options);
+  }
+
+  override get callKeys(): string[] {
+    return [...super.callKeys, ...CACHE_CALL_KEYS];
   }
 
   async _generate(prompts: string[], options: this["ParsedCallOptions"], runManager?: CallbackManagerForLLMRun): Promise<LLMResult> {

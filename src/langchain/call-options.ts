@@ -5,7 +5,7 @@
  */
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import { CallbackManager, type CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
-import type { Cache } from "../core/cache.js";
+import type { Cache } from "../presets/cache.js";
 import { ValidationError } from "../core/errors.js";
 import { runCached, type CacheHit, type RequestOptions, type ValueSurface } from "../core/pipeline.js";
 import type { Session } from "../core/session.js";
@@ -83,6 +83,11 @@ export interface DescribedModel {
   invocationParams(options?: never): unknown;
   _identifyingParams(): Record<string, unknown>;
   _llmType(): string;
+}
+
+/** The wrapped model's invocation params for a call, the cache's options removed: what traces show. */
+export function wrappedInvocationParams(model: DescribedModel, options?: object): unknown {
+  return model.invocationParams(options && (splitCallOptions(options, {}).modelOptions as never));
 }
 
 /**

@@ -3,7 +3,7 @@ import type { BaseLanguageModel } from "@langchain/core/language_models/base";
 import type { Generation } from "@langchain/core/outputs";
 import { ChatPromptValue } from "@langchain/core/prompt_values";
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
-import { Cache } from "../core/cache.js";
+import { Cache } from "../presets/cache.js";
 import { contextDigest } from "../core/conversation-context.js";
 import { NotInitError, ValidationError } from "../core/errors.js";
 import { initSimilarCache } from "../presets/similar-cache.js";

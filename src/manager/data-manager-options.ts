@@ -1,24 +1,11 @@
 import type { Clock } from "../core/clock.js";
 import { ValidationError } from "../core/errors.js";
-import type { AnswerType, QuestionDep } from "../core/types.js";
+import { isNonNegativeNumber, isPositiveInteger, isPositiveNumber } from "../core/validation.js";
 import type { EvictionPolicy } from "../core/contracts/eviction.js";
 import type { ObjectStore } from "../core/contracts/object-store.js";
 import type { RecordStore } from "../core/contracts/scalar-store.js";
 import type { VectorIndex } from "../core/contracts/vector-index.js";
-import { checkSpecificationVersion } from "./store-fallbacks.js";
-
-/** One entry to store. */
-export interface SaveItem {
-  question: string;
-  keyHash: string;
-  partition: string;
-  answer: string;
-  answerType?: AnswerType;
-  /** A vector (normalised here), or the key string of an exact-match cache (not indexed). */
-  embedding?: Float32Array | readonly number[] | string;
-  session?: string;
-  deps?: QuestionDep[];
-}
+import { checkSpecificationVersion } from "../core/contracts/specification.js";
 
 export interface DataManagerOptions {
   /** The scalar store: a full ScalarStore, or any RecordStore (its missing capabilities are done on top). */
@@ -32,7 +19,7 @@ export interface DataManagerOptions {
   /** "LRU" (default), "LFU", "FIFO" or a custom policy. */
   eviction?: string | EvictionPolicy;
   /** Seconds an entry lives (hidden after, purged on later saves and on flush). */
-  ttl?: number;
+  ttlSeconds?: number;
   /**
    * Hit bookkeeping is buffered and written every `bookkeepingIntervalMs`: repeated hits on an entry merge
    * into one update (latest access, summed count). This many distinct entries (or report rows) waiting start
@@ -70,34 +57,34 @@ export function checkOptions(options: DataManagerOptions): {
   bookkeepingIntervalMs: number;
   syncIntervalMs: number;
 } {
-  const { maxSize, cleanSize, ttl } = options;
+  const { maxSize, cleanSize, ttlSeconds } = options;
   if (!options.scalar) throw new ValidationError("DataManager needs a scalar store.");
   checkSpecificationVersion(options.scalar, "scalar store");
   if (options.vector) checkSpecificationVersion(options.vector, "vector index");
   if (options.object) checkSpecificationVersion(options.object, "object store");
-  if (maxSize !== undefined && !(Number.isInteger(maxSize) && maxSize >= 1)) {
+  if (maxSize !== undefined && !isPositiveInteger(maxSize)) {
     throw new ValidationError("maxSize must be a positive integer.");
   }
-  if (cleanSize !== undefined && !(Number.isInteger(cleanSize) && cleanSize >= 1)) {
+  if (cleanSize !== undefined && !isPositiveInteger(cleanSize)) {
     throw new ValidationError("cleanSize must be a positive integer.");
   }
-  if (ttl !== undefined && !(typeof ttl === "number" && ttl > 0)) {
-    throw new ValidationError("ttl must be a positive number of seconds.");
+  if (ttlSeconds !== undefined && !(typeof ttlSeconds === "number" && ttlSeconds > 0)) {
+    throw new ValidationError("ttlSeconds must be a positive number of seconds.");
   }
   const touchBatch = options.touchBatch ?? 1024;
-  if (!(Number.isInteger(touchBatch) && touchBatch >= 1)) throw new ValidationError("touchBatch must be a positive integer.");
+  if (!isPositiveInteger(touchBatch)) throw new ValidationError("touchBatch must be a positive integer.");
   const bookkeepingIntervalMs = options.bookkeepingIntervalMs ?? DEFAULT_BOOKKEEPING_MS;
-  if (!(Number.isFinite(bookkeepingIntervalMs) && bookkeepingIntervalMs > 0)) {
+  if (!isPositiveNumber(bookkeepingIntervalMs)) {
     throw new ValidationError("bookkeepingIntervalMs must be a positive number of milliseconds.");
   }
   const syncIntervalMs = options.syncIntervalMs ?? DEFAULT_SYNC_MS;
-  if (!(Number.isFinite(syncIntervalMs) && syncIntervalMs >= 0)) {
+  if (!isNonNegativeNumber(syncIntervalMs)) {
     throw new ValidationError("syncIntervalMs must be a non-negative number of milliseconds.");
   }
   return {
     maxSize,
     cleanSize: Math.min(cleanSize ?? Math.max(1, Math.floor((maxSize ?? 0) * 0.2)), maxSize ?? Infinity),
-    ttlMs: ttl === undefined ? undefined : ttl * 1000,
+    ttlMs: ttlSeconds === undefined ? undefined : ttlSeconds * 1000,
     touchBatch,
     bookkeepingIntervalMs,
     syncIntervalMs,

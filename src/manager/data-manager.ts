@@ -5,21 +5,24 @@ import { l2Normalize } from "../core/vector-math.js";
 import type { ObjectStore } from "../core/contracts/object-store.js";
 import type { RecordStore, ScalarStore, ScalarStoreCapabilities, TableLenConfig } from "../core/contracts/scalar-store.js";
 import type { VectorHit, VectorIndex } from "../core/contracts/vector-index.js";
-import { evictionPolicy } from "./eviction/policies.js";
+import { evictionPolicy } from "../core/eviction-policies.js";
 import type { EvictionPolicy } from "../core/contracts/eviction.js";
-import { checkOptions, type DataManagerOptions, type SaveItem } from "./data-manager-options.js";
+import type { DataManagerLike, SaveItem } from "../core/contracts/data-manager.js";
+import { checkOptions, type DataManagerOptions } from "./data-manager-options.js";
+import { EntryLimits } from "./entry-limits.js";
 import { HitBookkeeper, type BookkeepingTarget } from "./hit-bookkeeper.js";
 import { ReplicaSync } from "./replica-sync.js";
 import { checkEvictionSupport, completeStore } from "./store-fallbacks.js";
 
-export type { DataManagerOptions, SaveItem } from "./data-manager-options.js";
+export type { DataManagerOptions } from "./data-manager-options.js";
+export type { SaveItem } from "../core/contracts/data-manager.js";
 
 /**
- * Storage behind a cache: coordinates a scalar store (rows), an optional vector index and object store, eviction
- * and expiry. Hits go through a HitBookkeeper (buffered, written in batches); an in-process index follows the
- * scalar store through a ReplicaSync.
+ * Storage behind a cache: coordinates a scalar store (rows), an optional vector index and object store. Eviction
+ * and expiry go through EntryLimits; hits through a HitBookkeeper (buffered, written in batches); an in-process
+ * index follows the scalar store through a ReplicaSync.
  */
-export class DataManager {
+export class DataManager implements DataManagerLike {
   /** The scalar store, completed to a full ScalarStore where the given one lacks capabilities (store-fallbacks.ts). */
   readonly scalar: ScalarStore;
   readonly vector?: VectorIndex;
@@ -33,7 +36,7 @@ export class DataManager {
   private readonly given: RecordStore;
   private readonly bookkeeper: HitBookkeeper;
   private readonly replicas: ReplicaSync;
-  private lastPurge = 0;
+  private readonly limits: EntryLimits;
   /** Vectors added since the index was last saved (saving a large index is costly; the scalar store can rebuild it). */
   private unsavedVectors = 0;
   private initialised?: Promise<void>;
@@ -53,6 +56,8 @@ export class DataManager {
     // The store as given: a store without touch() or addReports() has nothing buffered for it.
     const target = options.scalar as RecordStore & BookkeepingTarget;
     this.bookkeeper = new HitBookkeeper(target, { touchBatch, intervalMs: bookkeepingIntervalMs, clock: this.clock });
+    const limits = { eviction: this.eviction, maxSize, cleanSize, ttlMs };
+    this.limits = new EntryLimits(this.scalar, this.vector, limits, () => this.bookkeeper.writeTouches());
     this.replicas = new ReplicaSync(this.scalar, this.vector, this.clock, syncIntervalMs, (added) => {
       this.unsavedVectors += added;
     });
@@ -79,7 +84,7 @@ export class DataManager {
       await this.scalar.close().catch(() => undefined);
       throw error;
     }
-    if (this.ttlMs !== undefined) await this.expireOld(this.clock.now());
+    if (this.ttlMs !== undefined) await this.limits.expireOld(this.clock.now());
     await this.replicas.catchUp();
   }
 
@@ -102,10 +107,10 @@ export class DataManager {
       partition: item.partition,
       deps: item.deps,
       embedding: this.prepareVector(item.embedding),
-      createOn: now,
+      createdAtMs: now,
       session: item.session,
     }));
-    await this.makeRoom(records.length);
+    await this.limits.makeRoom(records.length);
     const ids = await this.scalar.insert(records);
     if (this.vector) {
       const vectors = [];
@@ -122,7 +127,7 @@ export class DataManager {
         this.replicas.addedOwn(vectors.map(({ id }) => id));
       }
     }
-    await this.enforceLimits(now).catch(() => undefined);
+    await this.limits.enforce(now).catch(() => undefined);
     return ids;
   }
 
@@ -134,45 +139,10 @@ export class DataManager {
     return l2Normalize(embedding);
   }
 
-  /**
-   * Evicts before inserting, so new entries are never their own victims (under LFU a fresh entry has the
-   * fewest hits of all).
-   */
-  private async makeRoom(incoming: number): Promise<void> {
-    if (this.maxSize === undefined || incoming >= this.maxSize) return;
-    await this.bookkeeper.writeTouches();
-    await this.evict(this.maxSize - incoming);
-  }
-
-  private async evict(limit: number): Promise<number> {
-    const evicted = await this.scalar.evict(this.eviction, limit, Math.min(this.cleanSize, limit));
-    if (evicted.length > 0) await this.vector?.delete(evicted);
-    return evicted.length;
-  }
-
-  private async enforceLimits(now: number): Promise<void> {
-    // Still over (a batch larger than the room made, or another replica writing at once): trim to maxSize.
-    if (this.maxSize !== undefined) while ((await this.evict(this.maxSize)) > 0);
-    // Expired rows are hidden on read at once; purging them is throttled to once per tenth of the ttl.
-    if (this.ttlMs !== undefined && now - this.lastPurge >= this.ttlMs / 10) await this.expireOld(now);
-  }
-
-  /** Marks entries older than the ttl deleted in the store and drops them from the index. */
-  private async expireOld(now: number): Promise<void> {
-    if (this.ttlMs === undefined) return;
-    this.lastPurge = now;
-    const expired = await this.scalar.expire(now - this.ttlMs);
-    if (expired.length > 0) await this.vector?.delete(expired);
-  }
-
-  private isExpired(record: CacheRecord, now = this.clock.now()): boolean {
-    return this.ttlMs !== undefined && record.createOn < now - this.ttlMs;
-  }
-
   /** The newest live entry stored under this exact key, or null. */
   async findExact(keyHash: string): Promise<CacheRecord | null> {
     const record = await this.scalar.findByKey(keyHash);
-    return record && !this.isExpired(record) ? record : null;
+    return record && !this.limits.isExpired(record, this.clock.now()) ? record : null;
   }
 
   /** Nearest entries to a vector (normalised here). Without a vector index: none. */
@@ -187,15 +157,15 @@ export class DataManager {
   /** A live, unexpired entry by id, or null (a search hit whose row is gone is dropped, not an error). */
   async getScalarData(id: number): Promise<CacheRecord | null> {
     const record = await this.scalar.get(id);
-    if (record && !this.isExpired(record)) return record;
+    if (record && !this.limits.isExpired(record, this.clock.now())) return record;
     // An in-process index may still hold an entry another replica evicted: drop it there too.
     if (!record && this.vector && !this.vector.capabilities.shared) await this.vector.delete([id]);
     return null;
   }
 
   /** Records a hit (merged with other hits on the entry, written in a batch later). */
-  hit(id: number, at = this.clock.now()): void {
-    this.bookkeeper.hit(id, at);
+  hit(id: number, atMs = this.clock.now()): void {
+    this.bookkeeper.hit(id, atMs);
   }
 
   /** Queues a report row (written with the hit updates). */
@@ -274,7 +244,7 @@ export class DataManager {
    */
   async flush(options: { partial?: boolean } = {}): Promise<void> {
     await this.bookkeeper.writeAll();
-    await this.expireOld(this.clock.now());
+    await this.limits.expireOld(this.clock.now());
     await this.purgeDeleted();
     await this.scalar.flush();
     // A saved index must hold every entry up to its highest id, which is where it catches up from on start.

@@ -1,10 +1,10 @@
 import type { Clock } from "../core/clock.js";
 import type { ReportRow } from "../core/types.js";
 
-/** One entry's buffered hits: latest access, summed count. */
+/** One entry's buffered hits: latest access (epoch ms), summed count. */
 export interface PendingTouch {
   id: number;
-  at: number;
+  atMs: number;
   count: number;
 }
 
@@ -50,14 +50,14 @@ export class HitBookkeeper {
   ) {}
 
   /** Records a hit (merged with other hits on the entry, written in a batch later). */
-  hit(id: number, at: number): void {
+  hit(id: number, atMs: number): void {
     if (!this.target.touch) return;
     const pending = this.touches.get(id);
     if (pending) {
       pending.count++;
-      pending.at = Math.max(pending.at, at);
+      pending.atMs = Math.max(pending.atMs, atMs);
     } else {
-      this.touches.set(id, { id, at, count: 1 });
+      this.touches.set(id, { id, atMs, count: 1 });
     }
     this.schedule(this.touches.size >= this.options.touchBatch);
   }

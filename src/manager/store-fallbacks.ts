@@ -11,16 +11,15 @@ import {
   type StoreCapability,
   type TableLenConfig,
 } from "../core/contracts/scalar-store.js";
-import { SPECIFICATION_VERSION } from "../core/contracts/specification.js";
-import { checkEvictSizes, effectiveOrder, evictionComparator } from "./eviction/policies.js";
+import { checkEvictSizes, effectiveOrder, evictionComparator } from "../core/eviction-policies.js";
 
 /** The column lengths of a store that declares none: no limits. */
 const UNLIMITED: Readonly<TableLenConfig> = Object.freeze({
-  question_question: Number.MAX_SAFE_INTEGER,
-  answer_answer: Number.MAX_SAFE_INTEGER,
-  session_id: Number.MAX_SAFE_INTEGER,
-  dep_name: Number.MAX_SAFE_INTEGER,
-  dep_data: Number.MAX_SAFE_INTEGER,
+  question: Number.MAX_SAFE_INTEGER,
+  answer: Number.MAX_SAFE_INTEGER,
+  sessionId: Number.MAX_SAFE_INTEGER,
+  depName: Number.MAX_SAFE_INTEGER,
+  depData: Number.MAX_SAFE_INTEGER,
 });
 
 /** The error for something a store cannot do, naming the store, the capability and its methods. */
@@ -28,15 +27,6 @@ export function missingCapability(store: RecordStore, capability: StoreCapabilit
   const methods = STORE_CAPABILITY_METHODS[capability].map((method) => `${String(method)}()`).join(", ");
   return new ValidationError(
     `The "${store.kind}" scalar store has no ${capability} capability (${methods}), which ${needed} needs: use a store that has it.`,
-  );
-}
-
-/** Refuses a store written against a contract version this package does not know. */
-export function checkSpecificationVersion(store: { readonly kind?: string; readonly specificationVersion?: string }, what: string): void {
-  const version = store.specificationVersion;
-  if (version === undefined || version === SPECIFICATION_VERSION) return;
-  throw new ValidationError(
-    `The "${store.kind ?? "custom"}" ${what} implements contract ${String(version)}; this version of langchain-semcache implements ${SPECIFICATION_VERSION}.`,
   );
 }
 
@@ -121,7 +111,7 @@ class CompletedStore implements ScalarStore {
   }
 
   /** Hits are not recorded by a store without the capability (the data manager refuses LRU and LFU on it). */
-  async touch(hits: ReadonlyArray<{ id: number; at: number; count: number }>): Promise<void> {
+  async touch(hits: ReadonlyArray<{ id: number; atMs: number; count: number }>): Promise<void> {
     if (hasStoreCapability(this.store, "hitCounts")) await this.store.touch(hits);
   }
 
@@ -138,7 +128,7 @@ class CompletedStore implements ScalarStore {
 
   async expire(createdBefore: number): Promise<number[]> {
     if (hasStoreCapability(this.store, "eviction")) return this.store.expire(createdBefore);
-    const ids = (await collect(this.store.iterate(), (record) => record.createOn < createdBefore)).map((record) => record.id);
+    const ids = (await collect(this.store.iterate(), (record) => record.createdAtMs < createdBefore)).map((record) => record.id);
     if (ids.length > 0) await this.markDeleted(ids);
     return ids;
   }
@@ -206,7 +196,7 @@ export function checkEvictionSupport(store: RecordStore, policy: EvictionPolicy)
   if (hasStoreCapability(store, "eviction")) return;
   if (store.capabilities.shared) throw missingCapability(store, "eviction", "maxSize on a shared store (replicas must agree on what to evict)");
   const columns = effectiveOrder(policy).map((step) => step.column);
-  if (!hasStoreCapability(store, "hitCounts") && columns.some((column) => column === "lastAccess" || column === "hitCount")) {
+  if (!hasStoreCapability(store, "hitCounts") && columns.some((column) => column === "lastAccessedAtMs" || column === "hitCount")) {
     throw missingCapability(store, "hitCounts", `${policy.name} eviction (it orders by last access or hits; FIFO does not)`);
   }
 }

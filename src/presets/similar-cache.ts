@@ -1,15 +1,15 @@
-import { toEmbeddingFunction, type EmbeddingSource } from "../embeddings/resolve.js";
+import { toEmbeddingFunction, type EmbeddingSource } from "../core/embedding-source.js";
 import type { EmbeddingFunction } from "../core/contracts/embedding.js";
 import { UniversalSentenceEncoderEmbeddings } from "../embeddings/use.js";
 import type { EvictionPolicy } from "../core/contracts/eviction.js";
-import { managerFactory, type ManagerComponents, type ScalarParams, type VectorParams } from "../manager/factory.js";
+import { managerFactory, type ManagerComponents, type ScalarParams, type VectorParams } from "./manager-factory.js";
 import type { PostProcessFunc, PreEmbeddingFunc } from "../core/contracts/processors.js";
 import { DistanceEvaluation } from "../similarity/distance.js";
 import { loadLexicon } from "../similarity/lexicon.js";
 import { DEFAULT_GUARD_THRESHOLD, PrecisionGuardEvaluation } from "../similarity/precision-guard.js";
 import { DEFAULT_PRESET_THRESHOLD, presetEvaluation } from "../similarity/preset.js";
 import type { SimilarityEvaluation } from "../core/contracts/evaluation.js";
-import { cache as globalCache, type Cache } from "../core/cache.js";
+import { cache as globalCache, type Cache } from "./cache.js";
 import { Config, type ConfigOptions } from "../core/config.js";
 import { ValidationError } from "../core/errors.js";
 
@@ -47,7 +47,7 @@ export interface SimilarCacheOptions {
   /** "LRU" (default), "LFU", "FIFO" or a policy. */
   eviction?: string | EvictionPolicy;
   /** Seconds an entry lives; none by default. */
-  ttl?: number;
+  ttlSeconds?: number;
   /** "scalar,vector" store kinds, or the stores themselves. Default "sqlite,hnswlib". */
   manager?: string | ManagerComponents;
   /** With a shared scalar store and the in-process index: ms between pulls of other replicas' entries (default 250). */
@@ -145,7 +145,7 @@ export async function initSimilarCache(options: SimilarCacheOptions = {}): Promi
     maxSize: options.maxSize,
     cleanSize: options.cleanSize,
     eviction: options.eviction,
-    ttl: options.ttl,
+    ttlSeconds: options.ttlSeconds,
     syncIntervalMs: options.syncIntervalMs,
     bookkeepingIntervalMs: options.bookkeepingIntervalMs,
     scalarParams: options.scalarParams,

@@ -6,7 +6,7 @@
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from "fastify";
-import type { Cache } from "../core/cache.js";
+import type { Cache } from "../presets/cache.js";
 import { NotInitError, ValidationError } from "../core/errors.js";
 import { packageVersion } from "../core/package-version.js";
 import { Authenticator, type Caller } from "./auth.js";
@@ -72,7 +72,7 @@ function httpOptions(settings: ServerSettings) {
 export function buildServer(options: BuildServerOptions): FastifyInstance {
   const { cache } = options ?? {};
   if (!cache || typeof cache !== "object") throw new ValidationError("buildServer needs an initialised `cache`.");
-  if (!cache.hasInit) throw new NotInitError("buildServer needs an initialised `cache`: call `await cache.init(...)` (or initSimilarCache) first.");
+  if (!cache.initialized) throw new NotInitError("buildServer needs an initialised `cache`: call `await cache.init(...)` (or initSimilarCache) first.");
   const settings = resolveServerSettings(options.settings, options.env);
 
   const app = Fastify({

@@ -4,7 +4,7 @@
  */
 import { get, put } from "../core/api.js";
 import { runCached, type CacheOutcome } from "../core/pipeline.js";
-import type { Cache } from "../core/cache.js";
+import type { Cache } from "../presets/cache.js";
 import { ValidationError } from "../core/errors.js";
 import type { CacheRecord, AnswerType } from "../core/types.js";
 import type { Report } from "../core/report.js";
@@ -57,7 +57,7 @@ export function checkStorableText(field: string, text: string): void {
 }
 
 function exported(record: CacheRecord): ExportedEntry {
-  const entry: ExportedEntry = { question: record.question, answer: record.answer, create_on: record.createOn, hit_count: record.hitCount };
+  const entry: ExportedEntry = { question: record.question, answer: record.answer, create_on: record.createdAtMs, hit_count: record.hitCount };
   if (record.answerType !== "str") entry.answer_type = record.answerType;
   if (record.partition !== "") entry.partition = record.partition;
   return entry;
@@ -72,7 +72,7 @@ export class CacheService {
   checkPrompt(prompt: string): void {
     if (typeof prompt !== "string" || prompt.length === 0) throw new ValidationError("prompt must be a non-empty string.");
     checkStorableText("prompt", prompt);
-    checkLength("question_question", prompt, this.cache.dataManager.tableLen);
+    checkLength("question", prompt, this.cache.dataManager.tableLen);
   }
 
   async put(prompt: string, answer: string, namespace?: string): Promise<void> {

@@ -6,8 +6,9 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { createInterface } from "node:readline";
-import { cache as globalCache, type Cache } from "../core/cache.js";
+import { cache as globalCache, type Cache } from "../presets/cache.js";
 import { ERROR_CODES, HttpError, NotInitError, SemcacheError, ValidationError, type SemcacheErrorCode } from "../core/errors.js";
+import { isPositiveNumber } from "../core/validation.js";
 import { NAMESPACE_HEADER } from "./auth.js";
 import { CacheService, type CacheStats, type ExportedEntry, type QuestionAnswer } from "./cache-service.js";
 import type { DashboardData, WindowName } from "./dashboard/dashboard-view.js";
@@ -148,7 +149,7 @@ export class CacheClient {
   constructor(uri?: string | CacheClientOptions, options: Omit<CacheClientOptions, "uri"> = {}) {
     this.options = typeof uri === "string" || uri === undefined ? { ...options, uri } : { ...uri };
     const { timeoutMs } = this.options;
-    if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) throw new ValidationError("CacheClient: timeoutMs must be a positive number.");
+    if (timeoutMs !== undefined && !isPositiveNumber(timeoutMs)) throw new ValidationError("CacheClient: timeoutMs must be a positive number.");
     const { namespace } = this.options;
     if (namespace !== undefined && !isNamespaceName(namespace)) throw new ValidationError("CacheClient: namespace must be a namespace name (letters, digits, _ . : -, at most 128).");
     if (this.options.uri !== undefined) this.http = new HttpTransport(this.options.uri, this.options);
@@ -157,7 +158,7 @@ export class CacheClient {
   /** The in-process service; its cache must be initialised first (checked on every call: it may be later). */
   private get local(): CacheService {
     const cache = this.options.cache ?? globalCache;
-    if (!cache.hasInit) {
+    if (!cache.initialized) {
       throw new NotInitError("CacheClient works in process on a cache that is not initialised: call `await cache.init(...)` (or initSimilarCache) first, or give `uri`.");
     }
     this.localService ??= new CacheService(cache);

@@ -3,7 +3,7 @@
  * HTTP requests and their latency by route, the caches' counters and per-stage timings (from `cache.report`),
  * proxy outcomes, and the number of stored entries.
  */
-import type { Cache } from "../core/cache.js";
+import type { Cache } from "../presets/cache.js";
 import type { CacheStatus } from "../core/pipeline.js";
 import { STAGES } from "../core/report.js";
 import type { ErrorBudgetStats } from "../similarity/error-budget-evaluation.js";

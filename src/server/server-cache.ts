@@ -7,7 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { loadGptCacheConfig, similarCacheOptionsFromConfig, type GptCacheConfig } from "../config/gptcache-config.js";
-import { Cache } from "../core/cache.js";
+import { Cache } from "../presets/cache.js";
 import { Config, type ConfigOptions } from "../core/config.js";
 import { ValidationError } from "../core/errors.js";
 import { initSimilarCache, type SimilarCacheOptions } from "../presets/similar-cache.js";

@@ -6,6 +6,7 @@
  */
 import type { Section } from "../config/section.js";
 import { ValidationError } from "../core/errors.js";
+import { positiveInteger } from "../core/validation.js";
 import { checkPrices, readPrices, type ModelPrice } from "./dashboard/prices.js";
 
 /** One API key: its value (or the environment variable holding it), its namespace, and whether it is an admin key. */
@@ -213,11 +214,6 @@ function checkSecret(secret: unknown, path: string): string {
   return secret.trim();
 }
 
-function positive(value: unknown, path: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  return Number.isInteger(value) && (value as number) > 0 ? (value as number) : fail(path, "a positive integer");
-}
-
 function envValue(env: NodeJS.ProcessEnv, name: string, path: string): string {
   const value = env[name];
   if (!value) throw new ValidationError(`${path}: the environment variable ${name} is not set.`);
@@ -265,7 +261,7 @@ export function resolveServerSettings(options: ServerSection = {}, env: NodeJS.P
       baseURL: baseURL.replace(/\/+$/, ""),
       apiKey: configuredKey ?? env.OPENAI_API_KEY ?? undefined,
       replacesCallerKey: configuredKey !== undefined,
-      timeoutMs: positive(upstream.timeoutMs, "server.upstream.timeout_ms", 600_000),
+      timeoutMs: positiveInteger("server.upstream.timeout_ms", upstream.timeoutMs, 600_000),
     },
     proxy: {
       cacheScope: options.proxyCacheScope ?? "credential",
@@ -273,9 +269,9 @@ export function resolveServerSettings(options: ServerSection = {}, env: NodeJS.P
       credentialSecret: credentialSecret === undefined ? undefined : checkSecret(credentialSecret, options.credentialSecretEnv ? "server.credential_secret_env" : "server.credential_secret"),
     },
     limits: {
-      bodyLimit: positive(limits.bodyLimit, "server.limits.body_limit", DEFAULT_BODY_LIMIT),
-      requestTimeoutMs: positive(limits.requestTimeoutMs, "server.limits.request_timeout_ms", 30_000),
-      keepAliveTimeoutMs: positive(limits.keepAliveTimeoutMs, "server.limits.keep_alive_timeout_ms", 72_000),
+      bodyLimit: positiveInteger("server.limits.body_limit", limits.bodyLimit, DEFAULT_BODY_LIMIT),
+      requestTimeoutMs: positiveInteger("server.limits.request_timeout_ms", limits.requestTimeoutMs, 30_000),
+      keepAliveTimeoutMs: positiveInteger("server.limits.keep_alive_timeout_ms", limits.keepAliveTimeoutMs, 72_000),
     },
     prices: { ...options.prices },
   };

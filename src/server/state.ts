@@ -1,5 +1,5 @@
 /** What every route shares: the caches, the settings, who is calling, the metrics. */
-import type { Cache } from "../core/cache.js";
+import type { Cache } from "../presets/cache.js";
 import type { Access, Authenticator, Caller } from "./auth.js";
 import type { CacheService } from "./cache-service.js";
 import type { DashboardStats } from "./dashboard/dashboard-stats.js";

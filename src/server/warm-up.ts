@@ -14,7 +14,7 @@
 import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { FastifyInstance, InjectOptions } from "fastify";
-import { Cache } from "../core/cache.js";
+import { Cache } from "../presets/cache.js";
 import { ValidationError } from "../core/errors.js";
 import { keyHash, keyText, partitionOf } from "../core/keys.js";
 import type { EmbeddingFunction, EmbeddingInput, EmbeddingOutput } from "../core/contracts/embedding.js";

@@ -7,9 +7,9 @@ import { ChatPromptTemplate, type BasePromptTemplate } from "@langchain/core/pro
 import { Runnable } from "@langchain/core/runnables";
 import { ValidationError } from "../core/errors.js";
 import { cosineSimilarity } from "../core/vector-math.js";
-import { toEmbeddingFunction, type EmbeddingSource } from "../embeddings/resolve.js";
+import { toEmbeddingFunction, type EmbeddingSource } from "../core/embedding-source.js";
 import type { EmbeddingFunction } from "../core/contracts/embedding.js";
-import { messageText } from "../processors/pre.js";
+import { messageText } from "../core/messages.js";
 import { parseJudgement, type JudgeModel } from "./llm-judge.js";
 
 /** The two answers compared, and the questions they answer (a verifier may read them). */

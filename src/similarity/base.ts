@@ -1,7 +1,7 @@
 import type { CallbackManagerForChainRun } from "@langchain/core/callbacks/manager";
 import { patchConfig, Runnable, type RunnableConfig } from "@langchain/core/runnables";
 import { ValidationError } from "../core/errors.js";
-import { normalizeScore } from "./score.js";
+import { normalizeScore } from "../core/similarity-score.js";
 import type { EvaluationCandidate, EvaluationContext, EvaluationSource, SimilarityEvaluation } from "../core/contracts/evaluation.js";
 
 /** Both sides of one comparison as the cache hands them over, plus what the evaluation may use (search, now). */

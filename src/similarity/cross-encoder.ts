@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { ValidationError } from "../core/errors.js";
-import type { OnnxModelFiles } from "../embeddings/onnx.js";
+import type { OnnxModelFiles } from "../models/onnx-token-model.js";
 import { OnnxModelEvaluation } from "./onnx.js";
 
 /** A cross-encoder as ONNX files, or as a transformers.js model folder (tokenizer.json, onnx/model.onnx). */

@@ -1,4 +1,4 @@
-import { clamp, similarityToQuery } from "./score.js";
+import { clamp, similarityToQuery } from "../core/similarity-score.js";
 import { BaseSimilarityEvaluation, type EvaluationPair } from "./base.js";
 import { PairEmbedder, type PairEmbeddingOptions } from "./pair-embeddings.js";
 import type { EvaluationCandidate, EvaluationSource } from "../core/contracts/evaluation.js";

@@ -1,10 +1,10 @@
 import { ValidationError } from "../core/errors.js";
-import { LangChainEmbeddingFunction, toEmbeddingFunction, type EmbeddingSource } from "../embeddings/resolve.js";
+import { LangChainEmbeddingFunction, toEmbeddingFunction, type EmbeddingSource } from "../core/embedding-source.js";
 import type { EmbeddingFunction, EmbeddingOutput } from "../core/contracts/embedding.js";
 import { BaseSimilarityEvaluation } from "./base.js";
-import { integerOption } from "./options.js";
-import { EmbeddingCache } from "./embedding-cache.js";
-import { embeddingSimilarity } from "./score.js";
+import { integerAtLeast } from "../core/validation.js";
+import { EmbeddingCache } from "../core/embedding-cache.js";
+import { embeddingSimilarity } from "../core/similarity-score.js";
 import type { EvaluationCandidate, EvaluationContext, EvaluationSource } from "../core/contracts/evaluation.js";
 
 export interface EmbeddingDistanceOptions {
@@ -38,7 +38,7 @@ export class EmbeddingDistanceEvaluation extends BaseSimilarityEvaluation {
     if (options?.embeddings === undefined) {
       throw new ValidationError("EmbeddingDistanceEvaluation: `embeddings` is required (a LangChain Embeddings or an embedding function).");
     }
-    const cacheSize = integerOption("EmbeddingDistanceEvaluation", "cacheSize", options.cacheSize, 1000, 0);
+    const cacheSize = integerAtLeast("EmbeddingDistanceEvaluation: `cacheSize`", options.cacheSize, 0, 1000);
     this.embedding = toEmbeddingFunction(options.embeddings);
     this.#embeddings = new EmbeddingCache(this.embedding, cacheSize);
   }

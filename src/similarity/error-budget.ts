@@ -16,6 +16,7 @@
  * best in one place (the statistics it calls are already apart).
  */
 import { ValidationError } from "../core/errors.js";
+import { positiveInteger, positiveNumber } from "../core/validation.js";
 import { fitSigmoid, invert, normalCdf, wilsonInterval, type Observation, type RateEstimate, type SigmoidFit } from "./error-budget-stats.js";
 
 // The statistics' public names, exported here as before (src/index.ts imports them from this file).
@@ -74,7 +75,7 @@ export interface ErrorBudgetOptions {
 
 interface EntryState {
   observations: Observation[];
-  updatedAt: number;
+  updatedAtMs: number;
 }
 
 /** The top of the log-distance scale: a score within 1e-4 of 1 counts as 1. */
@@ -133,11 +134,7 @@ export class ErrorBudget {
       }
       return v;
     };
-    const count = (name: string, value: unknown, fallback: number) => {
-      const v = value ?? fallback;
-      if (!Number.isInteger(v) || (v as number) < 1) throw new ValidationError(`${owner}: \`${name}\` must be a positive integer.`);
-      return v as number;
-    };
+    const count = (name: string, value: unknown, fallback: number) => positiveInteger(`${owner}: \`${name}\``, value, fallback);
     this.maxErrorRate = fraction("maxErrorRate", o.maxErrorRate, Number.NaN);
     this.auditShare = fraction("auditShare", o.auditShare, 0.02, true);
     this.confidence = fraction("confidence", o.confidence, 0.5);
@@ -146,10 +143,7 @@ export class ErrorBudget {
     if (!(scale in SCALES)) throw new ValidationError(`${owner}: \`scale\` must be "log-distance" or "linear".`);
     this.#scale = SCALES[scale];
     const defaults = PRIORS[scale];
-    this.entrySpread = o.entrySpread ?? defaults.entrySpread;
-    if (typeof this.entrySpread !== "number" || !(this.entrySpread > 0) || !Number.isFinite(this.entrySpread)) {
-      throw new ValidationError(`${owner}: \`entrySpread\` must be a positive number.`);
-    }
+    this.entrySpread = positiveNumber(`${owner}: \`entrySpread\``, o.entrySpread, defaults.entrySpread);
     this.maxObservationsPerEntry = count("maxObservationsPerEntry", o.maxObservationsPerEntry, 64);
     this.maxPooledObservations = count("maxPooledObservations", o.maxPooledObservations, 4096);
     this.maxEntries = count("maxEntries", o.maxEntries, 10_000);
@@ -234,16 +228,16 @@ export class ErrorBudget {
   }
 
   /**
-   * Records how a compared lookup turned out; `audit` when it was the decision's audit sample; `at` when the
+   * Records how a compared lookup turned out; `audit` when it was the decision's audit sample; `atMs` when the
    * lookup ran (epoch milliseconds; default the budget's clock).
    */
-  observe(entry: string, score: number, right: boolean, audit = false, at: number = this.#now()): void {
+  observe(entry: string, score: number, right: boolean, audit = false, atMs: number = this.#now()): void {
     const observation = { score: this.#scale.to(score), right };
-    const state = this.#entries.get(entry) ?? { observations: [], updatedAt: 0 };
+    const state = this.#entries.get(entry) ?? { observations: [], updatedAtMs: 0 };
     this.#entries.delete(entry);
     state.observations.push(observation);
     if (state.observations.length > this.maxObservationsPerEntry) state.observations.shift();
-    state.updatedAt = at;
+    state.updatedAtMs = atMs;
     this.#entries.set(entry, state);
     if (this.#entries.size > this.maxEntries) this.#entries.delete(this.#entries.keys().next().value as string);
     if (this.#pooled.length < this.maxPooledObservations) this.#pooled.push(observation);
@@ -263,13 +257,13 @@ export class ErrorBudget {
   }
 
   /** The entries with history: each one's learned threshold and observation count, most recently learned first. */
-  thresholds(limit = 20): Array<{ entry: string; threshold: number; observations: number; updatedAt: number }> {
+  thresholds(limit = 20): Array<{ entry: string; threshold: number; observations: number; updatedAtMs: number }> {
     const recent = [...this.#entries].slice(-limit).reverse();
     return recent.map(([entry, state]) => ({
       entry,
       threshold: this.thresholdOf(this.fitOf(entry)),
       observations: state.observations.length,
-      updatedAt: state.updatedAt,
+      updatedAtMs: state.updatedAtMs,
     }));
   }
 

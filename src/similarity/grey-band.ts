@@ -5,9 +5,10 @@ import type { BasePromptTemplate } from "@langchain/core/prompts";
 import { Runnable, type RunnableConfig } from "@langchain/core/runnables";
 import { EvaluationError, ValidationError } from "../core/errors.js";
 import { Lru } from "../core/lru.js";
-import { messageText } from "../processors/pre.js";
+import { messageText } from "../core/messages.js";
 import { judgePrompt, parseJudgement, type JudgeModel } from "./llm-judge.js";
-import { innerEvaluation, integerOption, positiveOption } from "./options.js";
+import { innerEvaluation } from "./options.js";
+import { integerAtLeast, positiveNumber } from "../core/validation.js";
 import { sameQuestionText } from "./text-equality.js";
 import type { EvaluationCandidate, EvaluationContext, EvaluationSource, SimilarityEvaluation } from "../core/contracts/evaluation.js";
 
@@ -125,9 +126,9 @@ export class GreyBandEvaluation extends WrappingEvaluation {
     this.prompt = judgePrompt(options.prompt, owner);
     this.#readsAnswer = this.prompt.inputVariables.includes("cached_answer");
     this.#chain = this.prompt.pipe(this.verifier);
-    this.#verdicts = new Lru(integerOption(owner, "maxVerdicts", options.maxVerdicts, 10_000, 0));
-    this.maxPending = integerOption(owner, "maxPending", options.maxPending, 16, 1);
-    this.timeoutMs = options.timeoutMs === undefined ? undefined : positiveOption(owner, "timeoutMs", options.timeoutMs, 0);
+    this.#verdicts = new Lru(integerAtLeast(`${owner}: \`maxVerdicts\``, options.maxVerdicts, 0, 10_000));
+    this.maxPending = integerAtLeast(`${owner}: \`maxPending\``, options.maxPending, 1, 16);
+    this.timeoutMs = options.timeoutMs === undefined ? undefined : positiveNumber(`${owner}: \`timeoutMs\``, options.timeoutMs);
     this.#onError = options.onError;
   }
 

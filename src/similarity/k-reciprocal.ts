@@ -1,7 +1,8 @@
 import { ValidationError } from "../core/errors.js";
+import { isPositiveInteger, isPositiveNumber } from "../core/validation.js";
 import { cosineSimilarity } from "../core/vector-math.js";
 import { BaseSimilarityEvaluation } from "./base.js";
-import { clamp } from "./score.js";
+import { clamp } from "../core/similarity-score.js";
 import type { EvaluationCandidate, EvaluationContext, EvaluationSource } from "../core/contracts/evaluation.js";
 
 export interface KReciprocalOptions {
@@ -31,8 +32,8 @@ export class KReciprocalEvaluation extends BaseSimilarityEvaluation {
   constructor(options: KReciprocalOptions = {}) {
     super(options);
     const { topK = 3, maxDistance = 2, positive = false } = options;
-    if (!Number.isInteger(topK) || topK < 1) throw new ValidationError("KReciprocalEvaluation: `topK` must be a positive integer.");
-    if (typeof maxDistance !== "number" || !(maxDistance > 0) || !Number.isFinite(maxDistance)) {
+    if (!isPositiveInteger(topK)) throw new ValidationError("KReciprocalEvaluation: `topK` must be a positive integer.");
+    if (!isPositiveNumber(maxDistance)) {
       throw new ValidationError("KReciprocalEvaluation: `maxDistance` must be a positive number.");
     }
     this.topK = topK;

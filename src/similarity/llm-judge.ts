@@ -4,9 +4,9 @@ import { OutputParserException } from "@langchain/core/output_parsers";
 import { ChatPromptTemplate, type BasePromptTemplate } from "@langchain/core/prompts";
 import { Runnable, type RunnableConfig, type RunnableInterface } from "@langchain/core/runnables";
 import { ValidationError } from "../core/errors.js";
-import { messageText } from "../processors/pre.js";
+import { messageText } from "../core/messages.js";
 import { BaseSimilarityEvaluation } from "./base.js";
-import { integerOption } from "./options.js";
+import { integerAtLeast } from "../core/validation.js";
 import { Lru } from "../core/lru.js";
 import type { EvaluationCandidate, EvaluationSource } from "../core/contracts/evaluation.js";
 
@@ -102,7 +102,7 @@ export class LLMJudgeEvaluation extends BaseSimilarityEvaluation {
     if (!Runnable.isRunnable(options?.model)) {
       throw new ValidationError("LLMJudgeEvaluation: `model` must be a LangChain chat model (or a Runnable returning a message or text).");
     }
-    const cacheSize = integerOption("LLMJudgeEvaluation", "cacheSize", options.cacheSize, 1000, 0);
+    const cacheSize = integerAtLeast("LLMJudgeEvaluation: `cacheSize`", options.cacheSize, 0, 1000);
     this.model = options.model;
     this.prompt = judgePrompt(options.prompt);
     this.#chain = this.prompt.pipe(this.model);

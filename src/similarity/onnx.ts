@@ -1,5 +1,6 @@
 import { EvaluationError, ValidationError } from "../core/errors.js";
-import { OnnxTokenModel, type OnnxModelFiles, type OnnxOutput } from "../embeddings/onnx.js";
+import type { OnnxOutput } from "../models/onnx-session.js";
+import { OnnxTokenModel, type OnnxModelFiles } from "../models/onnx-token-model.js";
 import { BaseSimilarityEvaluation } from "./base.js";
 import type { EvaluationCandidate, EvaluationSource } from "../core/contracts/evaluation.js";
 

@@ -1,8 +1,8 @@
 import { ValidationError } from "../core/errors.js";
 import { l2Normalize } from "../core/vector-math.js";
-import { toEmbeddingFunction, type EmbeddingSource } from "../embeddings/resolve.js";
+import { toEmbeddingFunction, type EmbeddingSource } from "../core/embedding-source.js";
 import type { EvaluationPair } from "./base.js";
-import { EmbeddingCache } from "./embedding-cache.js";
+import { EmbeddingCache } from "../core/embedding-cache.js";
 
 /** The option of an evaluation that compares the two questions' embeddings. */
 export interface PairEmbeddingOptions {

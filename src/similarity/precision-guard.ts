@@ -8,7 +8,7 @@ import { loadGuardNetwork, networkLogit, pairInputs, type LoadedGuardNetwork } f
 import fittedModel from "./guard-model.json" with { type: "json" };
 import { lexicalVeto } from "./lexical-vetoes.js";
 import { PairEmbedder, type PairEmbeddingOptions } from "./pair-embeddings.js";
-import { similarityToQuery } from "./score.js";
+import { similarityToQuery } from "../core/similarity-score.js";
 import type { EvaluationCandidate, EvaluationSource } from "../core/contracts/evaluation.js";
 
 export type { GuardModel } from "./guard-model.js";

@@ -1,4 +1,5 @@
 import { ValidationError } from "../core/errors.js";
+import { isPositiveInteger, isPositiveNumber } from "../core/validation.js";
 
 /** A clock the limiter reads and sleeps on; tests pass a fake one. */
 export interface LimiterClock {
@@ -30,8 +31,8 @@ export class TokenBucket {
 
   constructor(options: TokenBucketOptions) {
     const { limit, windowMs = 60_000, clock = realClock } = options ?? ({} as TokenBucketOptions);
-    if (!Number.isInteger(limit) || limit < 1) throw new ValidationError("TokenBucket: `limit` must be a positive integer.");
-    if (!(windowMs > 0 && Number.isFinite(windowMs))) throw new ValidationError("TokenBucket: `windowMs` must be a positive number.");
+    if (!isPositiveInteger(limit)) throw new ValidationError("TokenBucket: `limit` must be a positive integer.");
+    if (!isPositiveNumber(windowMs)) throw new ValidationError("TokenBucket: `windowMs` must be a positive number.");
     this.limit = limit;
     this.windowMs = windowMs;
     this.#clock = clock;

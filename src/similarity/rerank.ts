@@ -1,4 +1,5 @@
 import { EvaluationError, ValidationError } from "../core/errors.js";
+import { isPositiveNumber } from "../core/validation.js";
 import { BaseSimilarityEvaluation } from "./base.js";
 import { TokenBucket } from "./rate-limiter.js";
 import type { EvaluationCandidate, EvaluationSource } from "../core/contracts/evaluation.js";
@@ -40,7 +41,7 @@ export class RerankEvaluation extends BaseSimilarityEvaluation {
     super({ baseUrl, model, apiVersion, timeoutMs });
     if (typeof model !== "string" || model === "") throw new ValidationError("RerankEvaluation: `model` is required.");
     if (apiVersion !== "v1" && apiVersion !== "v2") throw new ValidationError('RerankEvaluation: `apiVersion` must be "v1" or "v2".');
-    if (!(timeoutMs > 0 && Number.isFinite(timeoutMs))) throw new ValidationError("RerankEvaluation: `timeoutMs` must be a positive number.");
+    if (!isPositiveNumber(timeoutMs)) throw new ValidationError("RerankEvaluation: `timeoutMs` must be a positive number.");
     try {
       new URL(baseUrl);
     } catch (error) {

@@ -1,10 +1,10 @@
 import { ValidationError } from "../core/errors.js";
-import { toEmbeddingFunction, type EmbeddingSource } from "../embeddings/resolve.js";
+import { toEmbeddingFunction, type EmbeddingSource } from "../core/embedding-source.js";
 import type { EmbeddingFunction } from "../core/contracts/embedding.js";
 import { BaseSimilarityEvaluation } from "./base.js";
-import { integerOption } from "./options.js";
-import { EmbeddingCache } from "./embedding-cache.js";
-import { embeddingSimilarity } from "./score.js";
+import { integerAtLeast, isPositiveNumber } from "../core/validation.js";
+import { EmbeddingCache } from "../core/embedding-cache.js";
+import { embeddingSimilarity } from "../core/similarity-score.js";
 import type { EvaluationCandidate, EvaluationSource } from "../core/contracts/evaluation.js";
 
 export interface SequenceMatchOptions {
@@ -45,10 +45,10 @@ export class SequenceMatchEvaluation extends BaseSimilarityEvaluation {
   constructor(options: SequenceMatchOptions) {
     super(options ?? {});
     const weights = options?.weights;
-    if (!Array.isArray(weights) || weights.length === 0 || !weights.every((w) => typeof w === "number" && w > 0 && Number.isFinite(w))) {
+    if (!Array.isArray(weights) || weights.length === 0 || !weights.every(isPositiveNumber)) {
       throw new ValidationError("SequenceMatchEvaluation: `weights` must be a non-empty list of positive numbers.");
     }
-    const cacheSize = integerOption("SequenceMatchEvaluation", "cacheSize", options.cacheSize, 1000, 0);
+    const cacheSize = integerAtLeast("SequenceMatchEvaluation: `cacheSize`", options.cacheSize, 0, 1000);
     this.weights = [...weights];
     this.embedding = toEmbeddingFunction(options.embedding);
     this.#embeddings = new EmbeddingCache(this.embedding, cacheSize);

@@ -1,5 +1,6 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { innerEvaluation, positiveOption } from "./options.js";
+import { innerEvaluation } from "./options.js";
+import { positiveNumber } from "../core/validation.js";
 import { BaseSimilarityEvaluation, type EvaluationPair } from "./base.js";
 import type { EvaluationCandidate, EvaluationContext, EvaluationSource, SimilarityEvaluation } from "../core/contracts/evaluation.js";
 
@@ -7,21 +8,21 @@ export interface TimeEvaluationOptions {
   /** The evaluation that scores candidates young enough to be used. */
   evaluation: SimilarityEvaluation;
   /** Seconds a stored answer stays usable. Default 86400 (one day), as in GPTCache. */
-  timeRange?: number;
+  timeRangeSeconds?: number;
 }
 
 /**
  * Restricts another evaluation to recent entries (answers about news, prices, ...): a candidate older
- * than `timeRange` seconds, or one whose age is unknown, scores the inner range's minimum.
+ * than `timeRangeSeconds`, or one whose age is unknown, scores the inner range's minimum.
  */
 export class TimeEvaluation extends BaseSimilarityEvaluation {
   readonly inner: SimilarityEvaluation;
-  readonly timeRange: number;
+  readonly timeRangeSeconds: number;
 
   constructor(options: TimeEvaluationOptions) {
     super(options ?? {});
     this.inner = innerEvaluation("TimeEvaluation", options?.evaluation);
-    this.timeRange = positiveOption("TimeEvaluation", "timeRange", options.timeRange, 86400);
+    this.timeRangeSeconds = positiveNumber("TimeEvaluation: `timeRangeSeconds`", options.timeRangeSeconds, 86400);
   }
 
   /** Serialises the wrapped evaluation under its option name (`evaluation` is also this class's method). */
@@ -53,8 +54,8 @@ export class TimeEvaluation extends BaseSimilarityEvaluation {
   }
 
   #isStale(cached: EvaluationCandidate, context?: EvaluationContext): boolean {
-    const createOn = cached.createOn ?? cached.record?.createOn;
+    const createdAtMs = cached.createdAtMs ?? cached.record?.createdAtMs;
     const now = context?.now ?? Date.now();
-    return typeof createOn !== "number" || (now - createOn) / 1000 > this.timeRange;
+    return typeof createdAtMs !== "number" || (now - createdAtMs) / 1000 > this.timeRangeSeconds;
   }
 }

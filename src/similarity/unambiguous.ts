@@ -2,8 +2,9 @@ import { WrappingEvaluation } from "./wrapping.js";
 import { ValidationError } from "../core/errors.js";
 import { BaseSimilarityEvaluation, type EvaluationPair } from "./base.js";
 import { DistanceEvaluation } from "./distance.js";
-import { innerEvaluation, positiveOption } from "./options.js";
-import { similarityToQuery } from "./score.js";
+import { innerEvaluation } from "./options.js";
+import { positiveNumber } from "../core/validation.js";
+import { similarityToQuery } from "../core/similarity-score.js";
 import { sameQuestionText } from "./text-equality.js";
 import type { EvaluationCandidate, EvaluationContext, EvaluationSource, SimilarityEvaluation } from "../core/contracts/evaluation.js";
 
@@ -44,7 +45,7 @@ export class UnambiguousEvaluation extends WrappingEvaluation {
 
   constructor(options: UnambiguousEvaluationOptions = {}) {
     super(options, innerEvaluation("UnambiguousEvaluation", options.evaluation ?? new DistanceEvaluation()));
-    this.temperature = positiveOption("UnambiguousEvaluation", "temperature", options.temperature, DEFAULT_AMBIGUITY_TEMPERATURE);
+    this.temperature = positiveNumber("UnambiguousEvaluation: `temperature`", options.temperature, DEFAULT_AMBIGUITY_TEMPERATURE);
   }
 
   protected override async completePair(pair: EvaluationPair): Promise<EvaluationPair> {

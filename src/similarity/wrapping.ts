@@ -1,6 +1,6 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { BaseSimilarityEvaluation, type EvaluationPair } from "./base.js";
-import { normalizeScore } from "./score.js";
+import { normalizeScore } from "../core/similarity-score.js";
 import type { EvaluationCandidate, EvaluationContext, EvaluationSource, SimilarityEvaluation } from "../core/contracts/evaluation.js";
 
 /**

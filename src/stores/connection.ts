@@ -3,6 +3,8 @@
  * else a URL from the environment, and a password-free description of the target for error messages.
  */
 import { SemcacheError, StoreError, ValidationError } from "../core/errors.js";
+import type { Clock } from "../core/clock.js";
+import { isIntegerBetween, positiveInteger } from "../core/validation.js";
 
 /** How a server store finds its database. A URL wins over the fields; with neither, the environment's URL. */
 export interface ServerConnectionOptions {
@@ -43,7 +45,7 @@ export function resolveUrl(kind: keyof typeof ENV_URLS, options: ServerConnectio
     const value = options[field];
     if (value !== undefined && typeof value !== "string") throw new ValidationError(`${kind}: ${field} must be a string`);
   }
-  if (options.port !== undefined && !(Number.isInteger(options.port) && options.port > 0 && options.port < 65536)) {
+  if (options.port !== undefined && !isIntegerBetween(options.port, 1, 65535)) {
     throw new ValidationError(`${kind}: port must be an integer from 1 to 65535`);
   }
   if (options.url !== undefined) {
@@ -79,15 +81,6 @@ export function describeTarget(protocol: string, url: string | undefined, option
   return `${protocol}://${user}${options.host ?? "localhost"}:${options.port ?? defaultPort}${database}`;
 }
 
-/** A positive integer option, or its default. */
-export function positiveInteger(kind: string, name: string, value: unknown, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
-    throw new ValidationError(`${kind}: ${name} must be a positive integer, got ${String(value)}`);
-  }
-  return value;
-}
-
 /**
  * Default of every server store's `timeoutMs`: long enough for a busy database's slow statement, short enough
  * that a request waiting on a silent one falls back to the model before its own caller gives up.
@@ -96,27 +89,37 @@ export const DEFAULT_STORE_TIMEOUT_MS = 5000;
 
 /** A store's `timeoutMs` option, checked, or DEFAULT_STORE_TIMEOUT_MS. */
 export function resolveTimeoutMs(kind: string, value: unknown): number {
-  return positiveInteger(kind, "timeoutMs", value, DEFAULT_STORE_TIMEOUT_MS);
+  return positiveInteger(`${kind}: timeoutMs`, value, DEFAULT_STORE_TIMEOUT_MS);
 }
 
 /**
  * Runs `work` with a deadline: after `timeoutMs` the caller gets a StoreError (the request fails open) while the
  * work is left to finish or fail on its own, and `onExpiry` runs, to drop the connection the work waits on, so a
- * silent socket never goes back to a pool to stall the next call.
+ * silent socket never goes back to a pool to stall the next call. The deadline is timed on `clock` when given (a
+ * test's manual clock), else on a plain timer.
  */
-export function withDeadline<T>(kind: string, what: string, timeoutMs: number, work: () => Promise<T>, onExpiry?: () => void): Promise<T> {
+export function withDeadline<T>(
+  kind: string,
+  what: string,
+  timeoutMs: number,
+  work: () => Promise<T>,
+  onExpiry?: () => void,
+  clock?: Pick<Clock, "schedule">,
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => {
+    const expire = () => {
       reject(new StoreError(kind, `${what}: no answer within ${timeoutMs} ms (timeoutMs)`));
       onExpiry?.();
-    }, timeoutMs);
+    };
+    const timer = clock ? undefined : setTimeout(expire, timeoutMs);
+    const cancel = clock ? clock.schedule(expire, timeoutMs) : () => clearTimeout(timer);
     work().then(
       (value) => {
-        clearTimeout(timer);
+        cancel();
         resolve(value);
       },
       (error: unknown) => {
-        clearTimeout(timer);
+        cancel();
         reject(error);
       },
     );

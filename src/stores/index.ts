@@ -12,6 +12,7 @@ export { SPECIFICATION_VERSION, type SpecificationVersion } from "../core/contra
 export { DEFAULT_MAX_REPORTS, type ReportRetentionOptions } from "./scalar/report-retention.js";
 export type * from "../core/contracts/scalar-store.js";
 export { HnswIndex, type HnswIndexOptions } from "./vector/hnsw.js";
+export { UsearchIndex, type UsearchIndexOptions, type UsearchQuantization } from "./vector/usearch-index.js";
 export { FlatIndex } from "./vector/flat.js";
 export { LangChainVectorIndex } from "./vector/langchain-bridge.js";
 export { createVectorIndex, isLangChainVectorStore, VECTOR_KINDS, type VectorKind, type VectorIndexParams } from "./vector/kinds.js";

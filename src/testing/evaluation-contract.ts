@@ -3,7 +3,7 @@ import { Runnable } from "@langchain/core/runnables";
 import { ValidationError } from "../core/errors.js";
 import { cosineSimilarity } from "../core/vector-math.js";
 import type { EvaluationInput, EvaluationPair } from "../similarity/base.js";
-import { normalizeScore } from "../similarity/score.js";
+import { normalizeScore } from "../core/similarity-score.js";
 import type { SimilarityEvaluation } from "../core/contracts/evaluation.js";
 import { resolveRunner, type TestRunner } from "./runner.js";
 
@@ -43,7 +43,7 @@ export function syntheticEmbedding(text: string, dimension = 16): Float32Array {
   return norm === 0 ? vector : vector.map((value) => value / norm);
 }
 
-/** A pair with synthetic embeddings (of `dimension`), the search distance between them, and a fresh createOn. */
+/** A pair with synthetic embeddings (of `dimension`), the search distance between them, and a fresh createdAtMs. */
 export function syntheticPair(question: string, cachedQuestion: string, dimension = 16): EvaluationPair {
   const embedding = syntheticEmbedding(question, dimension);
   const cachedEmbedding = syntheticEmbedding(cachedQuestion, dimension);
@@ -54,7 +54,7 @@ export function syntheticPair(question: string, cachedQuestion: string, dimensio
       answer: `answer to ${cachedQuestion}`,
       embedding: cachedEmbedding,
       distance: 1 - cosineSimilarity(embedding, cachedEmbedding),
-      createOn: Date.now(),
+      createdAtMs: Date.now(),
     },
   };
 }

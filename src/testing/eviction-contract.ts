@@ -1,4 +1,4 @@
-import { effectiveOrder, evictionComparator, evictionPolicy, FIFO, LFU, LRU } from "../manager/eviction/policies.js";
+import { effectiveOrder, evictionComparator, evictionPolicy, FIFO, LFU, LRU } from "../core/eviction-policies.js";
 import type { EvictionPolicy } from "../core/contracts/eviction.js";
 import type { ScalarStore } from "../core/contracts/scalar-store.js";
 import {
@@ -31,16 +31,16 @@ const SCENARIO_OUT: Readonly<Record<string, Array<"A" | "B" | "C" | "D">>> = {
 
 /** Same columns as the scenario, for working out a custom policy's expected victims. */
 const SCENARIO_COLUMNS = {
-  A: { id: 1, createOn: 1, lastAccess: 100, hitCount: 2 },
-  B: { id: 2, createOn: 2, lastAccess: 50, hitCount: 5 },
-  C: { id: 3, createOn: 3, lastAccess: 60, hitCount: 1 },
-  D: { id: 4, createOn: 4, lastAccess: 70, hitCount: 9 },
+  A: { id: 1, createdAtMs: 1, lastAccessedAtMs: 100, hitCount: 2 },
+  B: { id: 2, createdAtMs: 2, lastAccessedAtMs: 50, hitCount: 5 },
+  C: { id: 3, createdAtMs: 3, lastAccessedAtMs: 60, hitCount: 1 },
+  D: { id: 4, createdAtMs: 4, lastAccessedAtMs: 70, hitCount: 9 },
 };
 
 const sortIds = (ids: readonly number[]) => [...ids].sort((a, b) => a - b);
 
-async function insertMany(store: ScalarStore, count: number, createOn = (i: number) => i): Promise<number[]> {
-  return store.insert(Array.from({ length: count }, (_, i) => sampleRecord({ keyHash: `k${i}`, createOn: createOn(i) })));
+async function insertMany(store: ScalarStore, count: number, createdAtMs = (i: number) => i): Promise<number[]> {
+  return store.insert(Array.from({ length: count }, (_, i) => sampleRecord({ keyHash: `k${i}`, createdAtMs: createdAtMs(i) })));
 }
 
 /** Registers how a store must apply one eviction policy. */
@@ -57,7 +57,7 @@ export function testEvictionPolicy(options: EvictionSuiteOptions): void {
       const store = await h.open();
       const evicted: number[] = [];
       for (let i = 0; i < 19; i++) {
-        await store.insert([sampleRecord({ keyHash: `k${i}`, createOn: i })]);
+        await store.insert([sampleRecord({ keyHash: `k${i}`, createdAtMs: i })]);
         evicted.push(...(await store.evict(policy, 10, 2)));
       }
       expect(await store.count()).toBe(9);
@@ -108,7 +108,7 @@ export function testEvictionPolicy(options: EvictionSuiteOptions): void {
       it(`${keeps ? "keeps" : "drops"} the oldest entry when it was just hit (${keeps ? "FIFO drops" : "LRU keeps"} it)`, async () => {
         const store = await h.open();
         const [oldest, ...rest] = await insertMany(store, 4);
-        await store.touch([{ id: oldest, at: 1_000, count: 1 }]);
+        await store.touch([{ id: oldest, atMs: 1_000, count: 1 }]);
         const evicted = await store.evict(policy, 3, 1);
         expect(evicted).toEqual(keeps ? [rest[0]] : [oldest]);
       });
@@ -119,9 +119,9 @@ export function testEvictionPolicy(options: EvictionSuiteOptions): void {
         const store = await h.open();
         const [a, b, c] = await insertMany(store, 3);
         await store.touch([
-          { id: a, at: 20, count: 3 },
-          { id: b, at: 10, count: 3 },
-          { id: c, at: 50, count: 1 },
+          { id: a, atMs: 20, count: 3 },
+          { id: b, atMs: 10, count: 3 },
+          { id: c, atMs: 50, count: 1 },
         ]);
         expect(await store.evict(policy, 2, 1)).toEqual([c]);
         expect(await store.evict(policy, 1, 1)).toEqual([b]);

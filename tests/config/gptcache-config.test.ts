@@ -21,7 +21,7 @@ import {
   put,
 } from "../../src/index.js";
 import type { SimilarityEvaluation } from "../../src/core/contracts/evaluation.js";
-import { managerFactory, SCALAR_KINDS } from "../../src/manager/factory.js";
+import { managerFactory, SCALAR_KINDS } from "../../src/presets/manager-factory.js";
 import { PostgresScalarStore } from "../../src/stores/scalar/postgres.js";
 import { RedisScalarStore } from "../../src/stores/scalar/redis.js";
 import { concatAllQueries } from "../../src/processors/context/concat.js";
@@ -85,9 +85,9 @@ describe("loadGptCacheConfig", () => {
       maxSize: 1000,
       cleanSize: 100,
       eviction: "LFU",
-      ttl: 3600,
+      ttlSeconds: 3600,
       syncIntervalMs: 100,
-      scalarParams: { path: undefined, tablePrefix: "app_", tableLenConfig: { question_question: 500 } },
+      scalarParams: { path: undefined, tablePrefix: "app_", tableLenConfig: { question: 500 } },
       vectorParams: { dimension: undefined, path: undefined, M: 32, efConstruction: undefined, ef: 64, initialCapacity: undefined },
     });
     expect(config.evaluation).toBe("distance");
@@ -134,17 +134,17 @@ describe("server-store settings in storage_config.scalar_params", () => {
     loadGptCacheConfig(`storage_config:\n  manager: ${manager}\n  ttl: 60\n  scalar_params:\n${scalarParams.replace(/^/gm, "    ")}\n`, env).storage;
 
   it("reads the SQL connection and pool settings, leaving unset keys out, and they build the store", () => {
-    const { manager, scalarParams, ttl } = storage("url: postgres://app:secret@db.internal:5433/cache\npool_size: 4\nconnect_timeout_ms: 2000\ntable_prefix: run1_\ntable_len_config:\n  answer_answer: 9000");
+    const { manager, scalarParams, ttlSeconds } = storage("url: postgres://app:secret@db.internal:5433/cache\npool_size: 4\nconnect_timeout_ms: 2000\ntable_prefix: run1_\ntable_len_config:\n  answer_answer: 9000");
     expect(scalarParams).toStrictEqual({
       url: "postgres://app:secret@db.internal:5433/cache",
       poolSize: 4,
-      connectTimeout: 2000,
+      connectTimeoutMs: 2000,
       tablePrefix: "run1_",
-      tableLenConfig: { question_question: undefined, answer_answer: 9000, session_id: undefined, dep_name: undefined, dep_data: undefined },
+      tableLenConfig: { question: undefined, answer: 9000, sessionId: undefined, depName: undefined, depData: undefined },
     });
-    const store = managerFactory(manager, { scalarParams, ttl, vectorParams: { dimension: 4 } }).scalar;
+    const store = managerFactory(manager, { scalarParams, ttlSeconds, vectorParams: { dimension: 4 } }).scalar;
     expect(store).toBeInstanceOf(PostgresScalarStore);
-    expect(store).toMatchObject({ target: "postgres://app:***@db.internal:5433/cache", tableLen: { answer_answer: 9000 } });
+    expect(store).toMatchObject({ target: "postgres://app:***@db.internal:5433/cache", tableLen: { answer: 9000 } });
   });
 
   it("reads host fields, and GPTCache's sql_url with its SQLAlchemy driver dropped", () => {
@@ -156,12 +156,12 @@ describe("server-store settings in storage_config.scalar_params", () => {
   });
 
   it("reads the Redis settings (url from the environment, namespace, numeric database, its own ttl)", () => {
-    const { scalarParams, ttl } = storage("url_env: MY_REDIS\nnamespace: team_a\nmax_reports: 50\nconnect_timeout_ms: 700", "redis,hnswlib", { MY_REDIS: "redis://:pw@10.0.0.5:6380" });
-    expect(scalarParams).toStrictEqual({ url: "redis://:pw@10.0.0.5:6380", namespace: "team_a", maxReports: 50, connectTimeout: 700 });
-    const store = managerFactory("redis", { scalarParams, ttl }).scalar;
+    const { scalarParams, ttlSeconds } = storage("url_env: MY_REDIS\nnamespace: team_a\nmax_reports: 50\nconnect_timeout_ms: 700", "redis,hnswlib", { MY_REDIS: "redis://:pw@10.0.0.5:6380" });
+    expect(scalarParams).toStrictEqual({ url: "redis://:pw@10.0.0.5:6380", namespace: "team_a", maxReports: 50, connectTimeoutMs: 700 });
+    const store = managerFactory("redis", { scalarParams, ttlSeconds }).scalar;
     expect(store).toBeInstanceOf(RedisScalarStore);
     expect(store).toMatchObject({ namespace: "team_a", target: "redis://:***@10.0.0.5:6380" });
-    expect(storage("host: 127.0.0.1\ndatabase: 2\nttl: 5", "redis").scalarParams).toStrictEqual({ host: "127.0.0.1", database: "2", ttl: 5 });
+    expect(storage("host: 127.0.0.1\ndatabase: 2\nttl: 5", "redis").scalarParams).toStrictEqual({ host: "127.0.0.1", database: "2", ttlSeconds: 5 });
   });
 
   it("reads max_reports for every store kind and passes it to the sqlite and memory stores (0 keeps none)", () => {
@@ -222,7 +222,7 @@ describe("similarCacheOptionsFromConfig", () => {
     expect(options.evaluation).toBeInstanceOf(DistanceEvaluation);
     expect(options.preEmbeddingFunc).toBe(getPrompt);
     expect(options.postProcessMessagesFunc).toBe(first);
-    expect(options).toMatchObject({ dataDir: "my_cache", manager: "sqlite,hnswlib", maxSize: 1000, cleanSize: 100, eviction: "LFU", ttl: 3600, syncIntervalMs: 100 });
+    expect(options).toMatchObject({ dataDir: "my_cache", manager: "sqlite,hnswlib", maxSize: 1000, cleanSize: 100, eviction: "LFU", ttlSeconds: 3600, syncIntervalMs: 100 });
   });
 
   it("makes the string embedding an exact-match store, and builds wrapped evaluations", () => {
@@ -235,7 +235,7 @@ describe("similarCacheOptionsFromConfig", () => {
     const timed = similarCacheOptionsFromConfig(loadGptCacheConfig("embedding: wink\nevaluation: time\nevaluation_config:\n  time_range: 60"));
     expect(timed.embedding).toBeInstanceOf(WinkEmbeddings);
     expect(timed.evaluation).toBeInstanceOf(TimeEvaluation);
-    expect((timed.evaluation as TimeEvaluation).timeRange).toBe(60);
+    expect((timed.evaluation as TimeEvaluation).timeRangeSeconds).toBe(60);
     const mutual = similarCacheOptionsFromConfig(loadGptCacheConfig("evaluation: kreciprocal\nevaluation_config:\n  top_k: 4\npre_context_function: concat"));
     expect(mutual.evaluation).toBeInstanceOf(KReciprocalEvaluation);
     expect((mutual.evaluation as KReciprocalEvaluation).topK).toBe(4);

@@ -379,7 +379,7 @@ describe("every GPTCache component name maps here or is refused naming what to a
     );
     expect(() => load("embedding: sbert\n", (name) => name !== "@huggingface/transformers")).toThrow('embedding: sbert needs the optional package "@huggingface/transformers"');
     expect(() => load("embedding: fasttext\nembedding_config:\n  dim: 300\n")).toThrow("embedding_config.dim: the word vectors here are 100-d, not 300.");
-    expect(() => load("embedding: use\nembedding_config:\n  api_key: x\n")).toThrow('embedding_config: api_key does not apply to the "use" embedding (it takes batch_size, worker).');
+    expect(() => load("embedding: use\nembedding_config:\n  api_key: x\n")).toThrow('embedding_config: api_key does not apply to the "use" embedding (it takes batch_size, worker, workers).');
     expect(() => load('embedding: langchain\nembedding_config:\n  module: "@langchain/nope"\n  class: X\n', (name) => name !== "@langchain/nope")).toThrow(
       'embedding: langchain needs the optional package "@langchain/nope"',
     );
@@ -407,7 +407,7 @@ describe("every GPTCache component name maps here or is refused naming what to a
     expect((crossEncoder as CrossEncoderEvaluation).files).toMatchObject({ modelPath: join(MODELS, "cross-encoder.onnx"), maxLength: 64 });
     expect(build(`evaluation: cross_encoder\nevaluation_config:\n  model: ${join(MODELS, "tiny-bert")}\n`)).toBeInstanceOf(CrossEncoderEvaluation);
     const timed = build("evaluation: time\nevaluation_config:\n  time_range: 60\n  evaluation: kreciprocal\n  evaluation_config:\n    top_k: 2\n") as TimeEvaluation;
-    expect([timed.timeRange, (timed.inner as KReciprocalEvaluation).topK]).toEqual([60, 2]);
+    expect([timed.timeRangeSeconds, (timed.inner as KReciprocalEvaluation).topK]).toEqual([60, 2]);
     const rounds = similarCacheOptionsFromConfig(load("embedding: wink\nevaluation: sequence_match\nevaluation_config:\n  weights: [0.6, 0.3, 0.1]\n"));
     expect(rounds.evaluation).toBeInstanceOf(SequenceMatchEvaluation);
     expect((rounds.evaluation as SequenceMatchEvaluation).weights).toEqual([0.6, 0.3, 0.1]);

@@ -32,7 +32,7 @@ describe("simple API on a plain cache.init()", () => {
     const cache = new Cache();
     await expect(cache.init({ dataManger: new MapDataManager() } as never)).rejects.toThrow(/Unknown init option "dataManger".*managerFactory/);
     await expect(cache.init({ maxSize: 10, ttl: 5 } as never)).rejects.toBeInstanceOf(ValidationError);
-    expect(cache.hasInit).toBe(false);
+    expect(cache.initialized).toBe(false);
   });
 
   it("works on the global cache", async () => {
@@ -204,7 +204,7 @@ describe("storage through the cache", () => {
 
   it("TTL hides expired entries at once and purges them", async () => {
     const clock = new ManualClock();
-    const c = await new Cache().init({ dataManager: new MapDataManager({ ttl: 0.05, clock }) });
+    const c = await new Cache().init({ dataManager: new MapDataManager({ ttlSeconds: 0.05, clock }) });
     await put("short-lived", "yes", { cacheObj: c });
     expect(await get("short-lived", { cacheObj: c })).toBe("yes");
     clock.advance(80);

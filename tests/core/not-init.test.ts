@@ -6,7 +6,7 @@
 import { wrapOpenAI } from "../../src/adapters/openai/index.js";
 import { cached } from "../../src/adapters/function.js";
 import { flush, get, importData, put } from "../../src/core/api.js";
-import { Cache } from "../../src/core/cache.js";
+import { Cache } from "../../src/presets/cache.js";
 import { NotInitError } from "../../src/core/errors.js";
 import { CachedChatModel } from "../../src/langchain/cached-chat-model.js";
 import { buildServer } from "../../src/server/app.js";

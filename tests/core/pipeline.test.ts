@@ -114,8 +114,8 @@ describe("request flow", () => {
     expect(await get("q", { cacheObj: c })).toBe("answer to q");
   });
 
-  it("a disabled cacheEnableFunc neither reads nor saves", async () => {
-    const c = await exactCache({ cacheEnableFunc: (request) => request.prompt !== "private" });
+  it("a disabled shouldUseCache neither reads nor saves", async () => {
+    const c = await exactCache({ shouldUseCache: (request) => request.prompt !== "private" });
     await put("private", "stored", { cacheObj: c });
     expect(await c.dataManager.count()).toBe(0);
     const { model, ask } = modelFor(c);
@@ -187,7 +187,9 @@ describe("request flow", () => {
     const ask = cached(
       async (request: { prompt: string; abort?: boolean }) => {
         calls++;
-        await new Promise((resolve) => setTimeout(resolve, 10));
+        // The model's latency: it answers a turn of the event loop later, once the other caller (its lookup in
+        // the memory store settles within this turn) has joined the call in flight.
+        await new Promise((resolve) => setImmediate(resolve));
         if (request.abort) throw Object.assign(new Error("The operation was aborted"), { name: "AbortError" });
         if (request.prompt === "fails") throw new Error("upstream 500");
         return "fresh";

@@ -11,6 +11,7 @@ import { startFakeOpenAI, type FakeOpenAIServer } from "../../src/testing/index.
 import { tempDir } from "../helpers/fixtures.js";
 import { postgresCutter, type ConnectionCutter } from "../helpers/connection-cut.js";
 import { testUrl, uniquePrefix } from "../helpers/server-stores.js";
+import { waitUntil } from "../helpers/wait-until.js";
 import { startServer, type CliProcess } from "./cli-process.js";
 
 const url = testUrl("postgres");
@@ -80,6 +81,7 @@ if (url) {
     it("under load: every request is answered, cut ones fail open and are counted, then it stores and hits again", async () => {
       expect(await chat("asked before the cuts")).toEqual(answered("asked before the cuts", "MISS"));
       let done = false;
+      let asked = 0;
       const failures: unknown[] = [];
       // More callers than pooled connections, so the connections are busy in queries and transactions when cut.
       const callers = Array.from({ length: 8 }, async (_, caller) => {
@@ -87,11 +89,14 @@ if (url) {
           const question = `caller ${caller} question ${i}`;
           const result = await chat(question);
           if (result.status !== 200 || result.content !== `answer to ${question}`) failures.push(result);
+          asked++;
         }
       });
       let terminated = 0;
       for (let round = 0; round < 5; round++) {
-        await sleep(100);
+        // Load between cuts: the callers get through more requests (on connections made again since the last cut).
+        const before = asked;
+        await waitUntil(() => asked >= before + 8, "the callers to send more requests between cuts", 20_000);
         terminated += await cutter.terminate();
       }
       done = true;
@@ -107,6 +112,8 @@ if (url) {
     it("idle connections terminated: the process survives and the next requests work without a failure", async () => {
       expect(await chat("asked before the idle cut")).toMatchObject({ status: 200 });
       expect(await cutter.terminate()).toBeGreaterThan(0);
+      // Time for the server process's pool to notice the closed connections (socket events inside the driver, in
+      // another process): nothing tells the test when, and a probe request would take the failure tested for.
       await sleep(200);
       const errors = await cacheErrors();
       expect(server.child.exitCode).toBeNull();

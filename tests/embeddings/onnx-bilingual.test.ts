@@ -12,8 +12,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cosineSimilarity } from "../../src/core/vector-math.js";
 import { OnnxEmbeddings } from "../../src/embeddings/onnx.js";
-import { toEmbeddingFunction } from "../../src/embeddings/resolve.js";
-import { WordPieceTokenizer } from "../../src/embeddings/tokenizer.js";
+import { toEmbeddingFunction } from "../../src/core/embedding-source.js";
+import { WordPieceTokenizer } from "../../src/models/tokenizer.js";
 import { testEmbeddingFunction } from "../../src/testing/embedding-contract.js";
 import { tempDir } from "../helpers/fixtures.js";
 

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { EmbeddingError, ValidationError } from "../../src/core/errors.js";
 import { OnnxEmbeddings, poolTokenVectors, type OnnxPooling } from "../../src/embeddings/onnx.js";
-import { toEmbeddingFunction } from "../../src/embeddings/resolve.js";
+import { toEmbeddingFunction } from "../../src/core/embedding-source.js";
 import { testEmbeddingFunction } from "../../src/testing/embedding-contract.js";
 
 const GRU = fileURLToPath(new URL("../fixtures/tiny-models/tiny-gru/", import.meta.url));

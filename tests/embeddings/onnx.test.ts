@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { EmbeddingError, ValidationError } from "../../src/core/errors.js";
 import { cosineSimilarity } from "../../src/core/vector-math.js";
 import { OnnxEmbeddings } from "../../src/embeddings/onnx.js";
-import { toEmbeddingFunction } from "../../src/embeddings/resolve.js";
+import { toEmbeddingFunction } from "../../src/core/embedding-source.js";
 import { testEmbeddingFunction } from "../../src/testing/embedding-contract.js";
 import { tempDir } from "../helpers/fixtures.js";
 

@@ -1,7 +1,7 @@
 import { Embeddings } from "@langchain/core/embeddings";
 import { FakeEmbeddings, SyntheticEmbeddings } from "@langchain/core/utils/testing";
 import { EmbeddingError, ValidationError } from "../../src/core/errors.js";
-import { isLangChainEmbeddings, LangChainEmbeddingFunction, toEmbeddingFunction } from "../../src/embeddings/resolve.js";
+import { isLangChainEmbeddings, LangChainEmbeddingFunction, toEmbeddingFunction } from "../../src/core/embedding-source.js";
 import { StringEmbedding } from "../../src/embeddings/string.js";
 import { testEmbeddingFunction } from "../../src/testing/embedding-contract.js";
 import { syntheticEmbedding } from "../../src/testing/evaluation-contract.js";

@@ -6,13 +6,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { RawImage } from "@huggingface/transformers";
 import { cached } from "../../src/adapters/function.js";
-import { Cache } from "../../src/core/cache.js";
+import { Cache } from "../../src/presets/cache.js";
 import { EmbeddingError, ValidationError } from "../../src/core/errors.js";
 import { cosineSimilarity } from "../../src/core/vector-math.js";
 import { TransformersImageEmbeddings, type TransformersImageEmbeddingsParams } from "../../src/embeddings/transformers-image.js";
 import type { EmbeddingInput } from "../../src/core/contracts/embedding.js";
 import { testEmbeddingFunction } from "../../src/testing/embedding-contract.js";
-import { managerFactory } from "../../src/manager/factory.js";
+import { managerFactory } from "../../src/presets/manager-factory.js";
 import { DistanceEvaluation } from "../../src/similarity/distance.js";
 import { countingModel, tempDir } from "../helpers/fixtures.js";
 

@@ -1,5 +1,5 @@
 import { ValidationError } from "../../src/core/errors.js";
-import { toEmbeddingFunction } from "../../src/embeddings/resolve.js";
+import { toEmbeddingFunction } from "../../src/core/embedding-source.js";
 import { UniversalSentenceEncoderEmbeddings } from "../../src/embeddings/use.js";
 
 const prose = (length: number, offset = 0) =>

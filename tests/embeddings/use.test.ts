@@ -2,7 +2,7 @@ import { Embeddings } from "@langchain/core/embeddings";
 import type { Worker } from "node:worker_threads";
 import { EmbeddingError, ValidationError } from "../../src/core/errors.js";
 import { cosineSimilarity } from "../../src/core/vector-math.js";
-import { toEmbeddingFunction } from "../../src/embeddings/resolve.js";
+import { toEmbeddingFunction } from "../../src/core/embedding-source.js";
 import { UniversalSentenceEncoderEmbeddings } from "../../src/embeddings/use.js";
 import { DEFAULT_USE_WORKERS, useWorkers } from "../../src/embeddings/use-worker-pool.js";
 import { testEmbeddingFunction } from "../../src/testing/embedding-contract.js";

@@ -1,7 +1,7 @@
 import { Embeddings } from "@langchain/core/embeddings";
 import { MissingDependencyError, ValidationError } from "../../src/core/errors.js";
 import { cosineSimilarity } from "../../src/core/vector-math.js";
-import { toEmbeddingFunction } from "../../src/embeddings/resolve.js";
+import { toEmbeddingFunction } from "../../src/core/embedding-source.js";
 import { WinkEmbeddings, loadWordVectors } from "../../src/embeddings/wink.js";
 import { testEmbeddingFunction } from "../../src/testing/embedding-contract.js";
 

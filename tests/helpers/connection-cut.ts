@@ -9,7 +9,7 @@ import mysql from "mysql2/promise";
 import pg from "pg";
 import { createClient } from "redis";
 import { cached } from "../../src/adapters/function.js";
-import type { Cache } from "../../src/core/cache.js";
+import type { Cache } from "../../src/presets/cache.js";
 
 export interface ConnectionCutter {
   /** The URL the store connects with: its connections are the ones terminate() cuts. */
@@ -93,12 +93,15 @@ export interface SilenceableProxy {
   silence(): void;
   /** New connections are forwarded again; the silenced ones stay silent (a driver must drop, not reuse them). */
   restore(): void;
+  /** Bytes clients sent on silenced connections (requests that will never be answered). */
+  readonly swallowedBytes: number;
   close(): Promise<void>;
 }
 
 export async function silenceableProxy(targetHost: string, targetPort: number): Promise<SilenceableProxy> {
   const links = new Set<{ silent: boolean; sockets: Socket[] }>();
   let silent = false;
+  let swallowed = 0;
   const server: Server = createServer((client) => {
     const link = { silent, sockets: [client] };
     links.add(link);
@@ -113,7 +116,7 @@ export async function silenceableProxy(targetHost: string, targetPort: number): 
     link.sockets.push(upstream);
     upstream.on("error", () => undefined);
     upstream.on("close", () => client.destroy());
-    client.on("data", (chunk) => link.silent || upstream.write(chunk));
+    client.on("data", (chunk: Buffer) => (link.silent ? (swallowed += chunk.length) : upstream.write(chunk)));
     upstream.on("data", (chunk) => link.silent || client.write(chunk));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -125,6 +128,9 @@ export async function silenceableProxy(targetHost: string, targetPort: number): 
     },
     restore() {
       silent = false;
+    },
+    get swallowedBytes() {
+      return swallowed;
     },
     close() {
       for (const link of links) for (const socket of link.sockets) socket.destroy();

@@ -39,7 +39,7 @@ export function uniquePrefix(label: string): string {
 export const MRU: EvictionPolicy = {
   name: "MRU",
   order: [
-    { column: "lastAccess", direction: "desc" },
+    { column: "lastAccessedAtMs", direction: "desc" },
     { column: "id", direction: "desc" },
   ],
 };

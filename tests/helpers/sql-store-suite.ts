@@ -3,7 +3,7 @@
  * tables, the live counter against the rows, evictions from two pools at once, and clear errors.
  */
 import { StoreError, ValidationError } from "../../src/core/errors.js";
-import { LRU } from "../../src/manager/eviction/policies.js";
+import { LRU } from "../../src/core/eviction-policies.js";
 import type { SqlScalarStore } from "../../src/stores/scalar/sql-store.js";
 import type { TableLenConfig } from "../../src/core/contracts/scalar-store.js";
 import { sampleRecord } from "../../src/testing/scalar-store-contract.js";
@@ -71,11 +71,11 @@ export function testSqlServerStore(suite: SqlStoreSuiteOptions): void {
 
     it("keeps the live count equal to the rows across every kind of write, and init twice adds nothing", async () => {
       const store = await open();
-      const ids = await store.insert(Array.from({ length: 20 }, (_, i) => sampleRecord({ createOn: i })));
+      const ids = await store.insert(Array.from({ length: 20 }, (_, i) => sampleRecord({ createdAtMs: i })));
       await store.markDeleted([ids[0], ids[0], ids[1]]);
       await store.expire(5);
       await store.evict(LRU, 10, 3);
-      await store.touch(ids.map((id) => ({ id, at: 50, count: 1 })));
+      await store.touch(ids.map((id) => ({ id, atMs: 50, count: 1 })));
       await store.purgeDeleted();
       expect(await live()).toBe(12);
       expect(await store.count()).toBe(12);
@@ -89,7 +89,7 @@ export function testSqlServerStore(suite: SqlStoreSuiteOptions): void {
     it("evicts each excess once when two pools evict at the same time", async () => {
       const a = await open();
       const b = await open();
-      await a.insert(Array.from({ length: 30 }, (_, i) => sampleRecord({ keyHash: `k${i}`, createOn: i })));
+      await a.insert(Array.from({ length: 30 }, (_, i) => sampleRecord({ keyHash: `k${i}`, createdAtMs: i })));
       const calls = Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? a : b).evict(LRU, 20, 2));
       const evicted = (await Promise.all(calls)).flat();
       expect(evicted).toHaveLength(10);

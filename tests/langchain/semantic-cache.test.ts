@@ -351,7 +351,7 @@ describe("SemanticCache with ChatOpenAI", () => {
     cleanups.push(dir.cleanup);
     const small = new Cache();
     cleanups.push(() => small.close());
-    await small.init({ dataManager: managerFactory("sqlite", { dataDir: dir.path, scalarParams: { tableLenConfig: { answer_answer: 20 } } }) });
+    await small.init({ dataManager: managerFactory("sqlite", { dataDir: dir.path, scalarParams: { tableLenConfig: { answer: 20 } } }) });
     const model = s.chat({ cache: new SemanticCache({ cache: small }) });
     const answer = await model.invoke("a question whose echo is long");
     expect(answer.content).toBe("Echo: a question whose echo is long");

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { UnknownKindError, ValidationError } from "../../src/core/errors.js";
-import { effectiveOrder, evictionPolicy, FIFO, LFU, LRU } from "../../src/manager/eviction/policies.js";
+import { effectiveOrder, evictionPolicy, FIFO, LFU, LRU } from "../../src/core/eviction-policies.js";
 import type { EvictionPolicy } from "../../src/core/contracts/eviction.js";
 import { MemoryScalarStore } from "../../src/stores/scalar/memory.js";
 import { SqliteScalarStore } from "../../src/stores/scalar/sqlite.js";
@@ -11,7 +11,7 @@ import type { ScalarStoreFactory } from "../../src/testing/scalar-store-contract
 const MRU: EvictionPolicy = {
   name: "MRU",
   order: [
-    { column: "lastAccess", direction: "desc" },
+    { column: "lastAccessedAtMs", direction: "desc" },
     { column: "id", direction: "desc" },
   ],
 };

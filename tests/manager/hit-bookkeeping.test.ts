@@ -1,12 +1,12 @@
 import { ValidationError } from "../../src/core/errors.js";
 import type { DataManager } from "../../src/manager/data-manager.js";
-import { managerFactory } from "../../src/manager/factory.js";
+import { managerFactory } from "../../src/presets/manager-factory.js";
 import type { ReportRow } from "../../src/core/types.js";
 import { ManualClock } from "../../src/testing/manual-clock.js";
 import { tempDir } from "../helpers/fixtures.js";
 
 const row = (id: number): ReportRow => ({
-  userQuestion: "q", cacheQuestionId: id, cacheQuestion: "q", cacheAnswer: "a", similarity: 1, cacheDeltaTime: 1, cacheTime: Date.now(),
+  userQuestion: "q", cacheQuestionId: id, cacheQuestion: "q", cacheAnswer: "a", similarity: 1, lookupMs: 1, hitAtMs: Date.now(),
 });
 
 describe("DataManager hit bookkeeping (sqlite)", () => {
@@ -32,7 +32,7 @@ describe("DataManager hit bookkeeping (sqlite)", () => {
     manager.hit(ids[0], later);
     manager.hit(ids[0], later - 1);
     await manager.flush();
-    expect(await manager.scalar.get(ids[0])).toMatchObject({ hitCount: 3, lastAccess: later });
+    expect(await manager.scalar.get(ids[0])).toMatchObject({ hitCount: 3, lastAccessedAtMs: later });
   });
 
   it("writes a full batch of distinct hits without waiting for the timer", async () => {

@@ -119,7 +119,7 @@ describe.each(KINDS)("object deps over the $name scalar store", (kind) => {
 
   it("deletes the files of expired entries", async () => {
     const clock = new ManualClock();
-    manager = new DataManager({ scalar, object: objects, ttl: 0.05, clock });
+    manager = new DataManager({ scalar, object: objects, ttlSeconds: 0.05, clock });
     await manager.init();
     const old = await saveWithFiles("old", 1);
     clock.advance(80);

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ReportRow } from "../../src/core/types.js";
 import type { DataManager } from "../../src/manager/data-manager.js";
-import { managerFactory } from "../../src/manager/factory.js";
+import { managerFactory } from "../../src/presets/manager-factory.js";
 
 const DIMENSION = 8;
 
@@ -26,8 +26,8 @@ function hitReport(id: number, entry: string): ReportRow {
     cacheQuestion: secret(entry, "question"),
     cacheAnswer: secret(entry, "answer"),
     similarity: 0.97,
-    cacheDeltaTime: 1,
-    cacheTime: 1_700_000_000_000,
+    lookupMs: 1,
+    hitAtMs: 1_700_000_000_000,
   };
 }
 

@@ -7,7 +7,7 @@ import { loadGptCacheConfig } from "../../src/config/gptcache-config.js";
 import { Config } from "../../src/core/config.js";
 import { ValidationError } from "../../src/core/errors.js";
 import type { DataManager } from "../../src/manager/data-manager.js";
-import { managerFactory, type ScalarParams } from "../../src/manager/factory.js";
+import { managerFactory, type ScalarParams } from "../../src/presets/manager-factory.js";
 import { ManualClock } from "../../src/testing/manual-clock.js";
 import { tempDir } from "../helpers/fixtures.js";
 import { testUrl, uniquePrefix, type DroppableStore } from "../helpers/server-stores.js";
@@ -41,7 +41,7 @@ describe.each(KINDS)("the data manager's ttl over the $name store", (kind) => {
 
   it("serves no entry older than the ttl, exact or semantic, and expires it in the store", async () => {
     const clock = new ManualClock();
-    manager = managerFactory(`${kind.name},flat`, { dataDir: dir.path, ttl: 0.3, clock, scalarParams: kind.params(), vectorParams: { dimension: 3 } });
+    manager = managerFactory(`${kind.name},flat`, { dataDir: dir.path, ttlSeconds: 0.3, clock, scalarParams: kind.params(), vectorParams: { dimension: 3 } });
     await manager.init();
     // Redis also drops a hash by its own clock (at twice the ttl): start the manual clock at the real time.
     clock.advance(Date.now() - clock.now());
@@ -63,7 +63,8 @@ describe.each(KINDS)("the data manager's ttl over the $name store", (kind) => {
 describe("ttl belongs to the data manager, not to Config", () => {
   it("refuses new Config({ ttl }) with a ValidationError naming where the ttl goes", () => {
     expect(() => new Config({ ttl: 60 } as never)).toThrow(ValidationError);
-    expect(() => new Config({ ttl: 60 } as never)).toThrow(/managerFactory\(kinds, \{ ttl \}\).*initSimilarCache\(\{ ttl \}\).*storage_config\.ttl/);
+    expect(() => new Config({ ttl: 60 } as never)).toThrow(/managerFactory\(kinds, \{ ttlSeconds \}\).*initSimilarCache\(\{ ttlSeconds \}\).*storage_config\.ttl/);
+    expect(() => new Config({ ttlSeconds: 60 } as never)).toThrow(/^Config: ttlSeconds is not a Config setting/);
     expect(new Config()).not.toHaveProperty("ttl");
   });
 
@@ -75,6 +76,6 @@ describe("ttl belongs to the data manager, not to Config", () => {
   it("refuses a YAML config.ttl, naming storage_config.ttl, and reads storage_config.ttl as the manager's", () => {
     expect(() => loadGptCacheConfig("config:\n  ttl: 60\n")).toThrow(ValidationError);
     expect(() => loadGptCacheConfig("config:\n  ttl: 60\n")).toThrow("config.ttl: entries expire in the data manager, in every store: set storage_config.ttl (seconds) instead.");
-    expect(loadGptCacheConfig("storage_config:\n  ttl: 60\n").storage.ttl).toBe(60);
+    expect(loadGptCacheConfig("storage_config:\n  ttl: 60\n").storage.ttlSeconds).toBe(60);
   });
 });

@@ -13,7 +13,7 @@ import {
   put,
 } from "../../src/index.js";
 import { DEFAULT_SIMILAR_THRESHOLD, initSimilarCache } from "../../src/presets/similar-cache.js";
-import type { LangChainEmbeddingFunction } from "../../src/embeddings/resolve.js";
+import type { LangChainEmbeddingFunction } from "../../src/core/embedding-source.js";
 import { UniversalSentenceEncoderEmbeddings } from "../../src/embeddings/use.js";
 import { tempDir } from "../helpers/fixtures.js";
 

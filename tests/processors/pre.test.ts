@@ -14,9 +14,8 @@ import {
   lastContent,
   lastContentWithoutPrompt,
   lastContentWithoutTemplate,
-  messageRole,
-  messageText,
 } from "../../src/processors/pre.js";
+import { messageRole, messageText } from "../../src/core/messages.js";
 import type { PreEmbeddingFunc } from "../../src/core/contracts/processors.js";
 
 const context = (options: ConstructorParameters<typeof Config>[0] = {}) => ({ config: new Config(options) });

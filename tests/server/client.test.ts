@@ -54,7 +54,7 @@ describe("CacheClient over HTTP", () => {
   it("throws the server's errors as typed errors: known codes keep their class's isInstance, others are HttpError", async () => {
     const tooLong = await client.put("q", "a".repeat(4000)).catch((error: unknown) => error);
     expect(ValueTooLongError.isInstance(tooLong)).toBe(true);
-    expect((tooLong as Error).message).toMatch(/answer_answer is 4000 characters long/);
+    expect((tooLong as Error).message).toMatch(/answer is 4000 characters long; the limit is \d+ \(scalarParams\.tableLenConfig\.answer\)/);
     const anonymous = new CacheClient(server.url);
     try {
       const refused = await anonymous.get("q").catch((error: unknown) => error);

@@ -10,7 +10,7 @@ import { CREDENTIAL_SECRET_FILE } from "../../src/server/credential.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../../src/testing/index.js";
 import { BagOfWordsEmbedding, tempDir } from "../helpers/fixtures.js";
 import { exactServer, expectErrorBody, serveOnPort, type Answer, type Listening } from "./helpers.js";
-import { MapDataManager } from "../../src/manager/map-manager.js";
+import { MapDataManager } from "../../src/presets/map-manager.js";
 import { ManualClock } from "../../src/testing/manual-clock.js";
 
 const question = (content: string) => [{ role: "user" as const, content }];

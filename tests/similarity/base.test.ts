@@ -73,9 +73,9 @@ describe("serialisation", () => {
     expect(loaded).toBeInstanceOf(KReciprocalEvaluation);
     expect([loaded.topK, loaded.maxDistance, loaded.positive]).toEqual([2, 1, true]);
 
-    const time = await reload<TimeEvaluation>(new TimeEvaluation({ evaluation: new DistanceEvaluation(), timeRange: 60 }));
+    const time = await reload<TimeEvaluation>(new TimeEvaluation({ evaluation: new DistanceEvaluation(), timeRangeSeconds: 60 }));
     expect(time).toBeInstanceOf(TimeEvaluation);
-    expect(time.timeRange).toBe(60);
+    expect(time.timeRangeSeconds).toBe(60);
     expect(time.inner).toBeInstanceOf(DistanceEvaluation);
   });
 

@@ -3,7 +3,7 @@ import { OpenAIEmbeddings } from "@langchain/openai";
 import { Cache, cached, Config, managerFactory } from "../../src/index.js";
 import { EmbeddingError, ValidationError } from "../../src/core/errors.js";
 import { cosineSimilarity } from "../../src/core/vector-math.js";
-import { toEmbeddingFunction } from "../../src/embeddings/resolve.js";
+import { toEmbeddingFunction } from "../../src/core/embedding-source.js";
 import { EmbeddingDistanceEvaluation } from "../../src/similarity/embedding-distance.js";
 import { syntheticEmbedding, testSimilarityEvaluation } from "../../src/testing/evaluation-contract.js";
 import { startFakeOpenAI, type FakeOpenAIServer } from "../../src/testing/index.js";

@@ -240,7 +240,7 @@ describe("ErrorBudgetEvaluation through a real Cache", () => {
     clock.advance(60_000);
     await ask("please install numpy on linux");
     await evaluation.settled();
-    expect(evaluation.budget.thresholds()).toEqual([expect.objectContaining({ observations: 1, updatedAt: Date.UTC(2020, 0, 1) + 60_000 })]);
+    expect(evaluation.budget.thresholds()).toEqual([expect.objectContaining({ observations: 1, updatedAtMs: Date.UTC(2020, 0, 1) + 60_000 })]);
   });
 
   test("a wrong answer is recorded as a wrong outcome (the answer judge compares the answers)", async () => {

@@ -167,8 +167,8 @@ describe("LLMJudgeEvaluation", () => {
     };
     const judge = new LLMJudgeEvaluation({ model: chatModel() });
     expect(await judge.invoke({ question: "install numpy", cachedQuestion: "how do i install numpy" }, { callbacks: [handler] })).toBe(1);
-    const timed = new TimeEvaluation({ evaluation: new LLMJudgeEvaluation({ model: chatModel() }), timeRange: 60 });
-    const fresh = { src: { question: "install scipy" }, cached: { question: "install scipy please", answer: "x", createOn: Date.now() } };
+    const timed = new TimeEvaluation({ evaluation: new LLMJudgeEvaluation({ model: chatModel() }), timeRangeSeconds: 60 });
+    const fresh = { src: { question: "install scipy" }, cached: { question: "install scipy please", answer: "x", createdAtMs: Date.now() } };
     expect(await timed.invoke(fresh, { callbacks: [handler] })).toBe(1);
     await awaitAllCallbacks();
     const models = starts.filter((s) => s.kind === "model");

@@ -3,12 +3,12 @@
  * `embeddings` and scores as the cache would; without `embeddings` it refuses (never a silent 0).
  */
 import { get, put } from "../../src/core/api.js";
-import { Cache } from "../../src/core/cache.js";
+import { Cache } from "../../src/presets/cache.js";
 import { ValidationError } from "../../src/core/errors.js";
 import { l2Normalize } from "../../src/core/vector-math.js";
 import { StringEmbedding } from "../../src/embeddings/string.js";
 import { UniversalSentenceEncoderEmbeddings } from "../../src/embeddings/use.js";
-import { managerFactory } from "../../src/manager/factory.js";
+import { managerFactory } from "../../src/presets/manager-factory.js";
 import type { BaseSimilarityEvaluation, EvaluationPair } from "../../src/similarity/base.js";
 import { DistanceEvaluation } from "../../src/similarity/distance.js";
 import { PrecisionGuardEvaluation } from "../../src/similarity/precision-guard.js";
@@ -144,7 +144,7 @@ describe("embedding a pair for a Runnable call", () => {
   });
 
   it("completes the inner evaluation's pair through UnambiguousEvaluation and a fresh TimeEvaluation", async () => {
-    const bare = { src: { question: "a b" }, cached: { question: "c d", answer: "", createOn: Date.now() } };
+    const bare = { src: { question: "a b" }, cached: { question: "c d", answer: "", createdAtMs: Date.now() } };
     await expect(new UnambiguousEvaluation().invoke(bare)).rejects.toBeInstanceOf(ValidationError);
     await expect(new TimeEvaluation({ evaluation: new DistanceEvaluation() }).invoke(bare)).rejects.toBeInstanceOf(ValidationError);
     const embeddings = synthetic(16);
@@ -153,7 +153,7 @@ describe("embedding a pair for a Runnable call", () => {
     expect(await new UnambiguousEvaluation({ evaluation: new DistanceEvaluation({ embeddings }) }).invoke(bare)).toBe(await time.invoke(bare));
     // A stale candidate scores the minimum without embedding anything.
     const calls = embeddings.calls.length;
-    expect(await time.invoke({ ...bare, cached: { ...bare.cached, createOn: 0 } })).toBe(0);
+    expect(await time.invoke({ ...bare, cached: { ...bare.cached, createdAtMs: 0 } })).toBe(0);
     expect(embeddings.calls).toHaveLength(calls);
   });
 

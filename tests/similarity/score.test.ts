@@ -1,5 +1,5 @@
 import { DimensionMismatchError, ValidationError } from "../../src/core/errors.js";
-import { clamp, embeddingSimilarity, normalizeScore } from "../../src/similarity/score.js";
+import { clamp, embeddingSimilarity, normalizeScore } from "../../src/core/similarity-score.js";
 import type { SimilarityEvaluation } from "../../src/core/contracts/evaluation.js";
 
 const withRange = (min: number, max: number): SimilarityEvaluation => ({

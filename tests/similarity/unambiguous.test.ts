@@ -1,8 +1,8 @@
 import { load } from "@langchain/core/load";
 import { get, put } from "../../src/core/api.js";
-import { Cache } from "../../src/core/cache.js";
+import { Cache } from "../../src/presets/cache.js";
 import { ValidationError } from "../../src/core/errors.js";
-import { managerFactory } from "../../src/manager/factory.js";
+import { managerFactory } from "../../src/presets/manager-factory.js";
 import { DistanceEvaluation } from "../../src/similarity/distance.js";
 import type { EvaluationCandidate, SimilarityEvaluation } from "../../src/core/contracts/evaluation.js";
 import { UnambiguousEvaluation } from "../../src/similarity/unambiguous.js";

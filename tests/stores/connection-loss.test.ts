@@ -6,16 +6,27 @@
  */
 import mysql from "mysql2/promise";
 import pg from "pg";
-import { Cache } from "../../src/core/cache.js";
-import { managerFactory } from "../../src/manager/factory.js";
+import { Cache } from "../../src/presets/cache.js";
+import { managerFactory } from "../../src/presets/manager-factory.js";
 import type { ScalarStore } from "../../src/core/contracts/scalar-store.js";
 import { countingCachedModel, mysqlCutter, postgresCutter, redisCutter, type ConnectionCutter } from "../helpers/connection-cut.js";
 import { TEST_URL_VARS, uniquePrefix, type DroppableStore } from "../helpers/server-stores.js";
+import { waitUntil } from "../helpers/wait-until.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Holds the live counter's row lock in an open transaction until the returned release is called. */
-type RowLocker = (url: string, table: string) => Promise<() => Promise<void>>;
+/**
+ * Time for the driver to notice connections the server closed (their sockets' close events, handled inside the
+ * pool) and replace them. Nothing outside the driver tells when that is done, and a probe of the store would take
+ * the first failure the test is about, so this stays a fixed wait.
+ */
+const DRIVER_NOTICES_MS = 200;
+
+/**
+ * Holds the live counter's row lock in an open transaction until `release`; `waiting` counts the store's
+ * sessions (those of `user`: a PostgreSQL application_name, a MySQL user) waiting for a lock meanwhile.
+ */
+type RowLocker = (url: string, table: string, user: string) => Promise<{ waiting(): Promise<number>; release(): Promise<void> }>;
 
 interface Backend {
   kind: string;
@@ -32,14 +43,24 @@ const BACKENDS: Backend[] = [
     kind: "postgres",
     service: "postgres",
     cutter: postgresCutter,
-    lockRow: async (url, table) => {
+    lockRow: async (url, table, user) => {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
       await client.query("BEGIN");
       await client.query(LIVE_ROW(table));
-      return async () => {
-        await client.query("ROLLBACK");
-        await client.end();
+      // Outside the locking transaction: within one, pg_stat_activity is read once and kept.
+      const watcher = new pg.Client({ connectionString: url });
+      await watcher.connect();
+      return {
+        async waiting() {
+          const sql = "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'";
+          return (await watcher.query<{ n: number }>(sql, [user])).rows[0].n;
+        },
+        async release() {
+          await watcher.end();
+          await client.query("ROLLBACK");
+          await client.end();
+        },
       };
     },
   },
@@ -47,13 +68,23 @@ const BACKENDS: Backend[] = [
     kind: "mysql",
     service: "mysql",
     cutter: mysqlCutter,
-    lockRow: async (url, table) => {
+    lockRow: async (url, table, user) => {
       const connection = await mysql.createConnection({ uri: url });
       await connection.beginTransaction();
       await connection.query(LIVE_ROW(table));
-      return async () => {
-        await connection.rollback();
-        await connection.end();
+      return {
+        async waiting() {
+          const [rows] = await connection.query(
+            "SELECT count(*) AS n FROM information_schema.INNODB_TRX t JOIN information_schema.PROCESSLIST p " +
+              "ON p.ID = t.trx_mysql_thread_id WHERE t.trx_state = 'LOCK WAIT' AND p.USER = ?",
+            [user],
+          );
+          return Number((rows as Array<{ n: number }>)[0].n);
+        },
+        async release() {
+          await connection.rollback();
+          await connection.end();
+        },
       };
     },
   },
@@ -120,7 +151,10 @@ for (const backend of BACKENDS) {
       });
       let terminated = 0;
       for (let round = 0; round < 5; round++) {
-        await sleep(60);
+        // Load between cuts: the callers get through more questions (on connections made again since the last
+        // cut, or failing open while they are made) before the next cut.
+        const before = asked;
+        await waitUntil(() => asked >= before + 8, "the callers to ask more questions between cuts");
         terminated += await cutter.terminate();
       }
       done = true;
@@ -129,7 +163,7 @@ for (const backend of BACKENDS) {
       expect(terminated).toBeGreaterThan(0);
       expect(asked).toBeGreaterThan(0);
       expect(cache.report.errors).toBeGreaterThan(0);
-      await sleep(100);
+      await sleep(DRIVER_NOTICES_MS);
       await expectRecovered();
     });
 
@@ -138,18 +172,21 @@ for (const backend of BACKENDS) {
       it("a transaction cut while it waits for a row lock fails open, and the next put and get work", async () => {
         expect(await ask("asked before")).toBe("answer to asked before");
         // Holding the live counter's row lock parks the next insert inside its transaction, on a borrowed connection.
-        const release = await lockRow(url, `${id}meta`);
+        const lock = await lockRow(url, `${id}meta`, id);
         try {
           const errors = cache.report.errors;
-          const parked = ask("asked while locked");
-          await sleep(200);
+          let settled = false;
+          const parked = ask("asked while locked").finally(() => (settled = true));
+          // The insert is parked once the database shows the store's session waiting for the lock (or, should the
+          // ask end first, there is nothing left to wait for).
+          await waitUntil(async () => settled || (await lock.waiting()) > 0, "the insert to wait for the row lock");
           expect(await cutter.terminate()).toBeGreaterThan(0);
           expect(await parked).toBe("answer to asked while locked");
           expect(cache.report.errors).toBeGreaterThan(errors);
         } finally {
-          await release();
+          await lock.release();
         }
-        await sleep(100);
+        await sleep(DRIVER_NOTICES_MS);
         await expectRecovered();
       });
     }
@@ -157,7 +194,7 @@ for (const backend of BACKENDS) {
     it("idle connections terminated by the server: the next requests work, none fails", async () => {
       expect(await ask("asked before")).toBe("answer to asked before");
       expect(await cutter.terminate()).toBeGreaterThan(0);
-      await sleep(200);
+      await sleep(DRIVER_NOTICES_MS);
       const { errors } = cache.report;
       await expectRecovered();
       expect(cache.report.errors).toBe(errors);

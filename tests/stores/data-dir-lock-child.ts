@@ -4,7 +4,7 @@
  * and then holds the data dir until it is killed.
  */
 import { writeSync } from "node:fs";
-import { managerFactory } from "../../src/manager/factory.js";
+import { managerFactory } from "../../src/presets/manager-factory.js";
 
 const [dataDir, count] = [process.argv[2], Number(process.argv[3])];
 const manager = managerFactory("sqlite,hnswlib", { dataDir });

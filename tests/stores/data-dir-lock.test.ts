@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { StoreError } from "../../src/core/errors.js";
 import type { DataManager } from "../../src/manager/data-manager.js";
-import { managerFactory } from "../../src/manager/factory.js";
+import { managerFactory } from "../../src/presets/manager-factory.js";
 import { LOCK_FILE, lockFolder } from "../../src/stores/data-dir-lock.js";
 import { HnswIndex } from "../../src/stores/vector/hnsw.js";
 

@@ -4,7 +4,7 @@
  * manager doing eviction, expiry and clear on top, and refusing with a clear error what it cannot do.
  */
 import { get, put } from "../../src/core/api.js";
-import { Cache } from "../../src/core/cache.js";
+import { Cache } from "../../src/presets/cache.js";
 import { ValidationError } from "../../src/core/errors.js";
 import { DataManager } from "../../src/manager/data-manager.js";
 import { hasStoreCapability, storeCapabilities } from "../../src/core/contracts/scalar-store.js";
@@ -36,7 +36,7 @@ describe("a cache on MemoryRecordStore (the required contract only)", () => {
     expect(new DataManager({ scalar: full }).scalar).toBe(full);
     const minimal = new MemoryRecordStore();
     expect(new DataManager({ scalar: minimal }).scalar).not.toBe(minimal);
-    expect(new DataManager({ scalar: minimal }).tableLen.question_question).toBe(Number.MAX_SAFE_INTEGER);
+    expect(new DataManager({ scalar: minimal }).tableLen.question).toBe(Number.MAX_SAFE_INTEGER);
   });
 
   it("answers a hit and a miss", async () => {
@@ -76,7 +76,7 @@ describe("a cache on MemoryRecordStore (the required contract only)", () => {
 
   it("expires by scanning, and clears by deleting what it iterates", async () => {
     const clock = new ManualClock(1_000_000);
-    const cache = await cacheOn({ ttl: 10, clock });
+    const cache = await cacheOn({ ttlSeconds: 10, clock });
     await put("old", "1", { cacheObj: cache });
     clock.advance(11_000);
     await put("new", "2", { cacheObj: cache });

@@ -4,7 +4,7 @@
  * StoreError.
  */
 import { StoreError, ValidationError } from "../../src/core/errors.js";
-import { LFU } from "../../src/manager/eviction/policies.js";
+import { LFU } from "../../src/core/eviction-policies.js";
 import { MongoScalarStore } from "../../src/stores/scalar/mongodb.js";
 import { sampleRecord } from "../../src/testing/scalar-store-contract.js";
 import { freePort } from "../helpers/local-services.js";
@@ -15,7 +15,7 @@ const url = testUrl("mongodb");
 describe("MongoScalarStore without a server", () => {
   it("fails init with a StoreError naming mongodb and its address, without the password", async () => {
     const port = await freePort();
-    const store = new MongoScalarStore({ url: `mongodb://me:s3cret@127.0.0.1:${port}/cache`, connectTimeout: 300 });
+    const store = new MongoScalarStore({ url: `mongodb://me:s3cret@127.0.0.1:${port}/cache`, connectTimeoutMs: 300 });
     try {
       const attempt = store.init();
       await expect(attempt).rejects.toBeInstanceOf(StoreError);
@@ -56,9 +56,9 @@ if (url) {
     it("evicts each excess once and assigns distinct ids when two clients write at the same time", async () => {
       const a = await open();
       const b = await open();
-      const ids = (await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).insert([sampleRecord({ createOn: i }), sampleRecord()])))).flat();
+      const ids = (await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).insert([sampleRecord({ createdAtMs: i }), sampleRecord()])))).flat();
       expect(new Set(ids).size).toBe(20);
-      await a.insert(Array.from({ length: 10 }, (_, i) => sampleRecord({ createOn: 100 + i })));
+      await a.insert(Array.from({ length: 10 }, (_, i) => sampleRecord({ createdAtMs: 100 + i })));
       const evicted = (await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).evict(LFU, 20, 2)))).flat();
       expect(evicted).toHaveLength(10);
       expect(new Set(evicted).size).toBe(10);

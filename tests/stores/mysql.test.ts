@@ -24,7 +24,7 @@ if (url) {
       const store = new MySqlScalarStore({ url, tablePrefix: `tcoll_${process.pid}_` });
       try {
         await store.init();
-        const [id] = await store.insert([{ question: "q", answer: "a", answerType: "str", keyHash: "Key", partition: "p", createOn: 1, session: "S" }]);
+        const [id] = await store.insert([{ question: "q", answer: "a", answerType: "str", keyHash: "Key", partition: "p", createdAtMs: 1, session: "S" }]);
         expect(await store.findByKey("key")).toBeNull();
         expect(await store.findByKey("Key ")).toBeNull();
         expect((await store.findByKey("Key"))?.id).toBe(id);

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DataManager } from "../../src/manager/data-manager.js";
-import { managerFactory } from "../../src/manager/factory.js";
+import { managerFactory } from "../../src/presets/manager-factory.js";
 import { LOCK_FILE } from "../../src/stores/data-dir-lock.js";
 import { LocalObjectStore } from "../../src/stores/object/local.js";
 import { MemoryScalarStore } from "../../src/stores/scalar/memory.js";

@@ -1,6 +1,6 @@
 import { createClient } from "redis";
 import { StoreError, ValidationError } from "../../src/core/errors.js";
-import { LFU, LRU } from "../../src/manager/eviction/policies.js";
+import { LFU, LRU } from "../../src/core/eviction-policies.js";
 import { RedisScalarStore, type RedisClientLike } from "../../src/stores/scalar/redis.js";
 import { sampleRecord } from "../../src/testing/scalar-store-contract.js";
 import { freePort } from "../helpers/local-services.js";
@@ -15,7 +15,7 @@ if (url) {
     const namespace = uniquePrefix("reown");
     const stores: RedisScalarStore[] = [];
     const raw = createClient({ url });
-    const open = async (options: { namespace?: string; ttl?: number } = {}) => {
+    const open = async (options: { namespace?: string; ttlSeconds?: number } = {}) => {
       const store = new RedisScalarStore({ url, namespace, ...options });
       stores.push(store);
       await store.init();
@@ -44,7 +44,7 @@ if (url) {
     it("evicts each excess once when two clients evict at the same time", async () => {
       const a = await open();
       const b = await open();
-      await a.insert(Array.from({ length: 30 }, (_, i) => sampleRecord({ keyHash: `k${i}`, createOn: i })));
+      await a.insert(Array.from({ length: 30 }, (_, i) => sampleRecord({ keyHash: `k${i}`, createdAtMs: i })));
       const evicted = (await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).evict(LFU, 20, 2)))).flat();
       expect(evicted).toHaveLength(10);
       expect(new Set(evicted).size).toBe(10);
@@ -54,10 +54,10 @@ if (url) {
     it("keeps an eviction order one replica registered up to date with another replica's writes", async () => {
       const a = await open();
       const b = await open();
-      const [first] = await a.insert([sampleRecord({ createOn: 1 })]);
+      const [first] = await a.insert([sampleRecord({ createdAtMs: 1 })]);
       expect(await a.evict(MRU, 5, 1)).toEqual([]);
-      const [second, third] = await b.insert([sampleRecord({ createOn: 2 }), sampleRecord({ createOn: 3 })]);
-      await b.touch([{ id: second, at: 99, count: 1 }]);
+      const [second, third] = await b.insert([sampleRecord({ createdAtMs: 2 }), sampleRecord({ createdAtMs: 3 })]);
+      await b.touch([{ id: second, atMs: 99, count: 1 }]);
       expect(await a.evict(MRU, 2, 1)).toEqual([second]);
       expect(await a.evict(LRU, 1, 1)).toEqual([first]);
       expect(await b.count()).toBe(1);
@@ -65,12 +65,12 @@ if (url) {
     });
 
     it("sets a Redis expiry of twice the ttl on each record, and copes with hashes Redis already dropped", async () => {
-      const store = await open({ ttl: 60 });
+      const store = await open({ ttlSeconds: 60 });
       const now = Date.now();
       const [old, , young] = await store.insert([
-        sampleRecord({ keyHash: "k", createOn: now, embedding: Float32Array.of(1, 0) }),
-        sampleRecord({ keyHash: "k", createOn: now + 1, embedding: Float32Array.of(0, 1) }),
-        sampleRecord({ keyHash: "k", createOn: now + 2 }),
+        sampleRecord({ keyHash: "k", createdAtMs: now, embedding: Float32Array.of(1, 0) }),
+        sampleRecord({ keyHash: "k", createdAtMs: now + 1, embedding: Float32Array.of(0, 1) }),
+        sampleRecord({ keyHash: "k", createdAtMs: now + 2 }),
       ]);
       expect(await raw.sendCommand(["PEXPIRETIME", `${namespace}:r:${old}`])).toBe(now + 120_000);
       // What Redis does when the expiry passes:
@@ -82,13 +82,13 @@ if (url) {
       expect((await store.expire(now + 10)).sort()).toEqual([old + 1, young]);
       expect(await store.count()).toBe(0);
       expect(await store.purgeDeleted()).toBe(3);
-      const [next] = await store.insert([sampleRecord({ createOn: now })]);
+      const [next] = await store.insert([sampleRecord({ createdAtMs: now })]);
       expect(await store.evict(LRU, 0, 5)).toEqual([next]);
     });
 
     it("fails init with a StoreError naming redis and its address, without the password", async () => {
       const port = await freePort();
-      const store = new RedisScalarStore({ url: `redis://:s3cret@127.0.0.1:${port}`, namespace, connectTimeout: 1000 });
+      const store = new RedisScalarStore({ url: `redis://:s3cret@127.0.0.1:${port}`, namespace, connectTimeoutMs: 1000 });
       stores.push(store);
       const attempt = store.init();
       await expect(attempt).rejects.toBeInstanceOf(StoreError);
@@ -113,7 +113,7 @@ if (url) {
     it("rejects bad options with ValidationError", () => {
       expect(() => new RedisScalarStore({ url, namespace: "" })).toThrow(ValidationError);
       expect(() => new RedisScalarStore({ url, namespace: "a b" })).toThrow(ValidationError);
-      expect(() => new RedisScalarStore({ url, ttl: -1 })).toThrow(ValidationError);
+      expect(() => new RedisScalarStore({ url, ttlSeconds: -1 })).toThrow(ValidationError);
       expect(() => new RedisScalarStore({ url: "http://x" })).toThrow(ValidationError);
     });
   });

@@ -1,7 +1,7 @@
 /** The s3 object store for real against s3rver (an S3 emulator) on a free port, through the AWS SDK v3. */
 import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import { StoreError, UnknownKindError, ValidationError } from "../../src/core/errors.js";
-import { managerFactory } from "../../src/manager/factory.js";
+import { managerFactory } from "../../src/presets/manager-factory.js";
 import { S3ObjectStore, type S3ObjectStoreOptions } from "../../src/stores/object/s3.js";
 import { testObjectStore } from "../../src/testing/object-store-contract.js";
 import { tempDir } from "../helpers/fixtures.js";
@@ -62,8 +62,8 @@ describe("S3ObjectStore", () => {
   });
 
   // s3rver does not check signatures, so this checks the link's form; the contract fetches the bytes through it.
-  it("gives SigV4 presigned links valid for urlExpiresIn seconds, to the prefixed key", async () => {
-    const options = onServer({ urlExpiresIn: 120 });
+  it("gives SigV4 presigned links valid for urlExpiresInSeconds, to the prefixed key", async () => {
+    const options = onServer({ urlExpiresInSeconds: 120 });
     const store = new S3ObjectStore(options);
     await store.init();
     const key = await store.put(new Uint8Array([9]));
@@ -125,7 +125,7 @@ describe("S3ObjectStore", () => {
     expect(() => new S3ObjectStore({ bucket: "Bad_Bucket" })).toThrow(ValidationError);
     expect(() => new S3ObjectStore({ bucket: "good-bucket", prefix: "../up/" })).toThrow(/prefix/);
     expect(() => new S3ObjectStore({ bucket: "good-bucket", prefix: "no-slash" })).toThrow(/prefix/);
-    expect(() => new S3ObjectStore({ bucket: "good-bucket", urlExpiresIn: 0 })).toThrow(/urlExpiresIn/);
+    expect(() => new S3ObjectStore({ bucket: "good-bucket", urlExpiresInSeconds: 0 })).toThrow(/urlExpiresInSeconds/);
     const saved = process.env.SEMCACHE_S3_BUCKET;
     delete process.env.SEMCACHE_S3_BUCKET;
     try {

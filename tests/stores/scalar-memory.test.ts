@@ -102,8 +102,8 @@ describe("MemoryScalarStore report rows", () => {
       cacheQuestion: `q${i}`,
       cacheAnswer: "a",
       similarity: 1,
-      cacheDeltaTime: 0,
-      cacheTime: i,
+      lookupMs: 0,
+      hitAtMs: i,
     });
     await store.addReports([1, 2].map(row));
     await store.addReports([3, 4, 5].map(row));

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { StoreError, ValidationError } from "../../src/core/errors.js";
-import { LRU } from "../../src/manager/eviction/policies.js";
+import { LRU } from "../../src/core/eviction-policies.js";
 import { SqliteScalarStore } from "../../src/stores/scalar/sqlite.js";
 import { sampleRecord, testScalarStore } from "../../src/testing/scalar-store-contract.js";
 
@@ -76,7 +76,7 @@ describe("SqliteScalarStore", () => {
   it("evicts an excess once when two connections share the file", async () => {
     const a = await store();
     const b = await store();
-    await a.insert(Array.from({ length: 11 }, (_, i) => sampleRecord({ createOn: i })));
+    await a.insert(Array.from({ length: 11 }, (_, i) => sampleRecord({ createdAtMs: i })));
     expect(await a.evict(LRU, 10, 2)).toHaveLength(2);
     expect(await b.evict(LRU, 10, 2)).toEqual([]);
     expect(await b.count()).toBe(9);
@@ -85,10 +85,10 @@ describe("SqliteScalarStore", () => {
   it("answers an exact lookup with what another connection wrote since this one last read the key", async () => {
     const a = await store();
     const b = await store();
-    const [id] = await a.insert([sampleRecord({ keyHash: "k", answer: "first", createOn: 1_000 })]);
+    const [id] = await a.insert([sampleRecord({ keyHash: "k", answer: "first", createdAtMs: 1_000 })]);
     expect((await a.findByKey("k"))?.answer).toBe("first");
-    await b.touch([{ id, at: 9_000, count: 3 }]);
-    expect(await a.findByKey("k")).toMatchObject({ lastAccess: 9_000, hitCount: 3 });
+    await b.touch([{ id, atMs: 9_000, count: 3 }]);
+    expect(await a.findByKey("k")).toMatchObject({ lastAccessedAtMs: 9_000, hitCount: 3 });
     await b.insert([sampleRecord({ keyHash: "k", answer: "second" })]);
     expect((await a.findByKey("k"))?.answer).toBe("second");
     await b.clear();
@@ -122,7 +122,7 @@ describe("SqliteScalarStore", () => {
 
   it("keeps the live count equal to the rows across every kind of write", async () => {
     const s = await store();
-    const ids = await s.insert(Array.from({ length: 20 }, (_, i) => sampleRecord({ createOn: i })));
+    const ids = await s.insert(Array.from({ length: 20 }, (_, i) => sampleRecord({ createdAtMs: i })));
     await s.markDeleted([ids[0], ids[0], ids[1]]);
     await s.expire(5);
     await s.evict(LRU, 10, 3);

@@ -1,6 +1,6 @@
 /** Factory strings and connection settings of the server stores (nothing here connects). */
 import { UnknownKindError, ValidationError } from "../../src/core/errors.js";
-import { managerFactory, SCALAR_KINDS } from "../../src/manager/factory.js";
+import { managerFactory, SCALAR_KINDS } from "../../src/presets/manager-factory.js";
 import { ENV_URLS, redactUrl, resolveUrl } from "../../src/stores/connection.js";
 import { MongoScalarStore } from "../../src/stores/scalar/mongodb.js";
 import { MariaDbScalarStore, MySqlScalarStore } from "../../src/stores/scalar/mysql.js";
@@ -28,9 +28,9 @@ describe("server scalar kinds in managerFactory", () => {
   });
 
   it("gives the manager's ttl to the redis store unless scalarParams sets one", async () => {
-    const redis = managerFactory("redis", { ttl: 30, scalarParams: { url: "redis://127.0.0.1:1" } }).scalar as RedisScalarStore;
+    const redis = managerFactory("redis", { ttlSeconds: 30, scalarParams: { url: "redis://127.0.0.1:1" } }).scalar as RedisScalarStore;
     expect((redis as unknown as { ttlMs: number }).ttlMs).toBe(60_000);
-    const own = managerFactory("redis", { ttl: 30, scalarParams: { url: "redis://127.0.0.1:1", ttl: 5 } }).scalar;
+    const own = managerFactory("redis", { ttlSeconds: 30, scalarParams: { url: "redis://127.0.0.1:1", ttlSeconds: 5 } }).scalar;
     expect((own as unknown as { ttlMs: number }).ttlMs).toBe(10_000);
   });
 

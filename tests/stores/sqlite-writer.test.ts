@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import Database from "better-sqlite3";
-import { Cache } from "../../src/core/cache.js";
+import { Cache } from "../../src/presets/cache.js";
 import { StoreError } from "../../src/core/errors.js";
-import { managerFactory } from "../../src/manager/factory.js";
+import { managerFactory } from "../../src/presets/manager-factory.js";
 import { SqliteScalarStore } from "../../src/stores/scalar/sqlite.js";
 import { sampleRecord } from "../../src/testing/scalar-store-contract.js";
 import { countingCachedModel } from "../helpers/connection-cut.js";
@@ -32,7 +32,7 @@ describe("SqliteScalarStore writer thread", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const open = async (options: { busyTimeout?: number; timeoutMs?: number } = {}) => {
+  const open = async (options: { busyTimeoutMs?: number; timeoutMs?: number } = {}) => {
     const store = new SqliteScalarStore({ path, ...options });
     closing.push(store);
     await store.init();
@@ -47,13 +47,15 @@ describe("SqliteScalarStore writer thread", () => {
   };
 
   it("keeps the event loop free while a write waits for another connection's lock, then commits it", async () => {
-    const store = await open({ busyTimeout: 5000, timeoutMs: 10_000 });
+    const store = await open({ busyTimeoutMs: 5000, timeoutMs: 10_000 });
     const [first] = await store.insert([sampleRecord({ question: "before", keyHash: "k0" })]);
     const lock = holdLock();
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
     const waiting = store.insert([sampleRecord({ question: "while locked", keyHash: "k1" })]);
-    // Reads go on meanwhile: in WAL mode a reader never waits for the lock.
+    // Reads go on meanwhile: in WAL mode a reader never waits for the lock. Spaced 20 ms apart, so they span
+    // ~400 ms of the write's wait on the other connection's lock (SQLite's busy handler on the writer thread,
+    // which reports nothing to wait on): what is measured is the event loop staying free over that time.
     let reads = 0;
     for (let i = 0; i < 20; i++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -70,7 +72,7 @@ describe("SqliteScalarStore writer thread", () => {
   });
 
   it("gives up on a write after timeoutMs; the thread skips a write whose caller gave up before it started", async () => {
-    const store = await open({ busyTimeout: 60_000, timeoutMs: 300 });
+    const store = await open({ busyTimeoutMs: 60_000, timeoutMs: 300 });
     const lock = holdLock();
     const started = performance.now();
     // The first write starts (its transaction waits for the lock); the second waits in the thread's queue.
@@ -91,8 +93,8 @@ describe("SqliteScalarStore writer thread", () => {
     expect(await store.findByKey("queued")).toBeNull();
   });
 
-  it("reports the driver's own fault (SQLITE_BUSY after busyTimeout) as a StoreError", async () => {
-    const store = await open({ busyTimeout: 50, timeoutMs: 5000 });
+  it("reports the driver's own fault (SQLITE_BUSY after busyTimeoutMs) as a StoreError", async () => {
+    const store = await open({ busyTimeoutMs: 50, timeoutMs: 5000 });
     const lock = holdLock();
     const failed = await store.clear().catch((error: unknown) => error);
     lock.release();
@@ -109,7 +111,7 @@ describe("SqliteScalarStore writer thread", () => {
 
   it("a cache on a locked file answers from the model within timeoutMs and counts the failed save", async () => {
     const cache = await new Cache().init({
-      dataManager: managerFactory("sqlite", { dataDir: dir, scalarParams: { busyTimeout: 60_000, timeoutMs: 300 } }),
+      dataManager: managerFactory("sqlite", { dataDir: dir, scalarParams: { busyTimeoutMs: 60_000, timeoutMs: 300 } }),
     });
     closing.push({ close: () => cache.close() });
     path = join(dir, "sqlite.db");

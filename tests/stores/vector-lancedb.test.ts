@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import { connect } from "@lancedb/lancedb";
 import { DimensionMismatchError } from "../../src/core/errors.js";
-import { managerFactory } from "../../src/manager/factory.js";
+import { managerFactory } from "../../src/presets/manager-factory.js";
 import type { DatabaseVectorIndex } from "../../src/stores/vector/database-index.js";
 import { createVectorIndex } from "../../src/stores/vector/kinds.js";
 import { randomUnitVector, seededRandom, vectorAtCosine } from "../../src/testing/vector-index-contract.js";

@@ -17,8 +17,8 @@ testVectorIndex({
 });
 
 testVectorIndex({
-  name: "usearch (USearch)",
-  create: ({ dimension }) => createVectorIndex("usearch", { dimension }),
+  name: "langchain-usearch (USearch)",
+  create: ({ dimension }) => createVectorIndex("langchain-usearch", { dimension }),
 });
 
 testVectorIndex({
@@ -112,7 +112,7 @@ describe("LangChain vector stores through the bridge", () => {
   });
 
   it("says USearch and MemoryVectorStore are not persistent, HNSWLib with a path is", async () => {
-    const kinds = { usearch: false, memory: false, "langchain-hnswlib": true } as const;
+    const kinds = { "langchain-usearch": false, memory: false, "langchain-hnswlib": true } as const;
     for (const [kind, persistent] of Object.entries(kinds)) {
       const index = createVectorIndex(kind, { dimension: 8, path: join(dir, kind) });
       await index.init();

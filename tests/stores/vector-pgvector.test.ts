@@ -10,7 +10,7 @@ import { vector } from "@electric-sql/pglite-pgvector";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { PGVectorStore } from "@langchain/community/vectorstores/pgvector";
 import { DimensionMismatchError, StoreError, ValidationError } from "../../src/core/errors.js";
-import { managerFactory } from "../../src/manager/factory.js";
+import { managerFactory } from "../../src/presets/manager-factory.js";
 import type { DatabaseVectorIndex } from "../../src/stores/vector/database-index.js";
 import { createVectorIndex } from "../../src/stores/vector/kinds.js";
 import { LangChainVectorIndex } from "../../src/stores/vector/langchain-bridge.js";

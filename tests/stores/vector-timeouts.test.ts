@@ -11,19 +11,21 @@ import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { get, put } from "../../src/core/api.js";
-import { Cache } from "../../src/core/cache.js";
+import { Cache } from "../../src/presets/cache.js";
 import { StoreError } from "../../src/core/errors.js";
 import { loadGptCacheConfig } from "../../src/config/gptcache-config.js";
-import { managerFactory } from "../../src/manager/factory.js";
+import { managerFactory } from "../../src/presets/manager-factory.js";
 import { DistanceEvaluation } from "../../src/similarity/distance.js";
 import { DatabaseVectorIndex, type VectorDatabase } from "../../src/stores/vector/database-index.js";
 import { redisDatabase } from "../../src/stores/vector/databases/redis.js";
 import { createVectorIndex } from "../../src/stores/vector/kinds.js";
+import { ManualClock } from "../../src/testing/manual-clock.js";
 import type { LangChainVectorStoreLike } from "../../src/stores/vector/store-profiles.js";
 import { countingCachedModel, silenceableProxy, type SilenceableProxy } from "../helpers/connection-cut.js";
 import { BagOfWordsEmbedding, tempDir } from "../helpers/fixtures.js";
 import { TEST_URL_VARS, viaPort } from "../helpers/server-stores.js";
 import { testCollection } from "../helpers/vector-database.js";
+import { waitUntil } from "../helpers/wait-until.js";
 
 jest.setTimeout(60_000);
 
@@ -156,8 +158,10 @@ describe("redis vector database that stops answering (Redis 7: the client is dro
     try {
       await database.open();
       proxy.silence();
+      const sent = proxy.swallowedBytes;
       const hanging = failure(() => database.dimension());
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // The command is on the wire, unanswered (the silenced proxy took it), before the client is dropped.
+      await waitUntil(() => proxy.swallowedBytes > sent, "the command to reach the silenced connection");
       const dropped = await elapsedMs(() => {
         database.reset!();
         return hanging;
@@ -218,14 +222,22 @@ describe("DatabaseVectorIndex deadlines", () => {
 
   it("gives a slow step its extra time (none with Infinity) and checks timeoutMs", async () => {
     let finish: () => void = () => undefined;
+    let reached: () => void = () => undefined;
+    const counted = new Promise<void>((resolve) => (reached = resolve));
     const { database, state } = fakeDatabase({
       slowStepsMs: { count: Infinity },
-      count: () => new Promise<number>((resolve) => (finish = () => resolve(3))),
+      count: () => {
+        reached();
+        return new Promise<number>((resolve) => (finish = () => resolve(3)));
+      },
     });
-    const index = new DatabaseVectorIndex(database, 4, { timeoutMs: 20 });
+    // The deadlines run on a manual clock: moving it far past timeoutMs fires any that was set, at once.
+    const clock = new ManualClock();
+    const index = new DatabaseVectorIndex(database, 4, { timeoutMs: 20, clock });
     await index.init();
     const counting = index.count();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await counted;
+    clock.advance(100);
     finish();
     expect(await counting).toBe(3);
     expect(state.resets).toBe(0);

@@ -1,5 +1,5 @@
 /** The options every image and visual-question adapter takes: which cache, its defaults, and per call. */
-import { Cache } from "../../core/cache.js";
+import { Cache } from "../../presets/cache.js";
 import { ValidationError } from "../../core/errors.js";
 import type { FlowOptions } from "../../core/pipeline.js";
 import { checkResponseFormat, type ImageResponseFormat } from "./image-store.js";

@@ -4,7 +4,7 @@
  * format) are the partition, so a different size never gets another size's image. A miss's images go to the
  * object store; a hit reads them back. How they are handed back (bytes, base64, a link) is not part of the key.
  */
-import { cache as globalCache } from "../../core/cache.js";
+import { cache as globalCache } from "../../presets/cache.js";
 import { stableStringify } from "../../core/keys.js";
 import { runCached, type FlowOptions } from "../../core/pipeline.js";
 import { getPrompt } from "../../processors/pre.js";
@@ -65,7 +65,7 @@ function toRun(generated: GeneratedImages): ImageRun {
 export async function runImageGeneration(request: ImageGenerationRequest): Promise<CachedImages | null> {
   const cache = request.options.cacheObj ?? globalCache;
   // Fails before the generator runs: an image cache without an object store would pay for images it cannot keep.
-  if (cache.hasInit) objectStoreOf(cache);
+  if (cache.initialized) objectStoreOf(cache);
   const run = await runCached<ImageRun>({ prompt: request.prompt }, withDefaultKey(request.options, getPrompt), {
     name: `images:${request.name}`,
     partition: `images:${request.name}\u0000${stableStringify(request.settings)}`,

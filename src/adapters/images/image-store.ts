@@ -2,7 +2,7 @@
  * Generated images in the cache's object store: a miss's images are put there (all or none), and a hit reads
  * them back as bytes, base64 or the store's own link. The entry's answer holds only the object keys.
  */
-import type { Cache } from "../../core/cache.js";
+import type { Cache } from "../../presets/cache.js";
 import { StoreError, ValidationError } from "../../core/errors.js";
 import type { StoredAnswer } from "../../core/pipeline.js";
 import type { ObjectStore } from "../../core/contracts/object-store.js";

@@ -10,7 +10,7 @@ import { readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { DataType, DocumentQuestionAnsweringPipeline, RawImage } from "@huggingface/transformers";
 import { ValidationError } from "../../core/errors.js";
-import { importTransformers, type Transformers } from "../../embeddings/transformers-library.js";
+import { importTransformers, type Transformers } from "../../models/transformers-library.js";
 import { LazyPipeline } from "../../embeddings/transformers.js";
 import type { ResolvedImage } from "./image-input.js";
 

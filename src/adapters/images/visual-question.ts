@@ -5,6 +5,7 @@
  * two pictures apart).
  */
 import { ValidationError } from "../../core/errors.js";
+import { isPositiveNumber } from "../../core/validation.js";
 import { stableStringify } from "../../core/keys.js";
 import { runCached } from "../../core/pipeline.js";
 import { getPrompt } from "../../processors/pre.js";
@@ -59,7 +60,7 @@ export function cachedVisualQuestionAnswering<O extends Record<string, unknown> 
   const defaults = defaultFlowOptions(where, options);
   if (options.fetch !== undefined && typeof options.fetch !== "function") throw new ValidationError(`${where}: \`fetch\` must be a function.`);
   const downloadTimeoutMs = options.downloadTimeoutMs ?? DEFAULT_DOWNLOAD_TIMEOUT_MS;
-  if (!(Number.isFinite(downloadTimeoutMs) && downloadTimeoutMs > 0)) throw new ValidationError(`${where}: \`downloadTimeoutMs\` must be a positive number.`);
+  if (!isPositiveNumber(downloadTimeoutMs)) throw new ValidationError(`${where}: \`downloadTimeoutMs\` must be a positive number.`);
   const neutral = neutralOptionNames(where, options.neutralOptions);
   const name = `vqa:${functionName(where, fn, options.name)}`;
 

@@ -3,7 +3,7 @@
  * with `stop: true`) or not. Keyed on `prompt`, in a namespace of its own; the model and every sampling
  * setting partition. (Its OpenAI-compatible `/v1/chat/completions` is the OpenAI adapter's: see `wrapOpenAI`.)
  */
-import type { Cache } from "../../core/cache.js";
+import type { Cache } from "../../presets/cache.js";
 import type { CacheHit } from "../../core/pipeline.js";
 import { getPrompt } from "../../processors/pre.js";
 import { hitMarker } from "../openai/marker.js";

@@ -3,7 +3,7 @@
  * `fetch`, no dependency. For its OpenAI-compatible endpoints, wrap an `openai` client aimed at
  * `http://127.0.0.1:8080/v1` with `wrapOpenAI` instead.
  */
-import type { Cache } from "../../core/cache.js";
+import type { Cache } from "../../presets/cache.js";
 import { ValidationError } from "../../core/errors.js";
 import type { FlowOptions } from "../../core/pipeline.js";
 import type { Marked } from "../openai/types.js";

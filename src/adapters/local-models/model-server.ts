@@ -3,7 +3,7 @@
  * NDJSON lines or Server-Sent Events. The server's errors are thrown as `ModelServerError` with its status and
  * body, unchanged; a stream its reader leaves early stops the request.
  */
-import { Cache } from "../../core/cache.js";
+import { Cache } from "../../presets/cache.js";
 import { ValidationError } from "../../core/errors.js";
 import type { FlowOptions } from "../../core/pipeline.js";
 

@@ -3,7 +3,7 @@
  * OpenAI adapter's chat (the last message is the key; the messages before it, the model and the options that
  * change the answer partition), a hit answered in Ollama's own shape.
  */
-import type { Cache } from "../../core/cache.js";
+import type { Cache } from "../../presets/cache.js";
 import { contextDigest, messagesBeforeLast } from "../../core/conversation-context.js";
 import { hasItems, type TextKind } from "../openai/text.js";
 import type { CachedCall, Marked, UpstreamSettings } from "../openai/types.js";

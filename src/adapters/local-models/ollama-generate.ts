@@ -3,7 +3,7 @@
  * namespace of its own; `system`, `template`, `raw`, `suffix`, `images`, `context`, `format`, the model and
  * the options that change the answer partition.
  */
-import type { Cache } from "../../core/cache.js";
+import type { Cache } from "../../presets/cache.js";
 import { getPrompt } from "../../processors/pre.js";
 import type { TextKind } from "../openai/text.js";
 import type { CachedCall, Marked, UpstreamSettings } from "../openai/types.js";

@@ -3,7 +3,7 @@
  * unless `stream: false`), the settings that partition (`options` without the ones about the machine), the
  * temperature in `options` for the cache's temperature rule, and a hit's fields.
  */
-import type { Cache } from "../../core/cache.js";
+import type { Cache } from "../../presets/cache.js";
 import type { CacheHit } from "../../core/pipeline.js";
 import { hitMarker } from "../openai/marker.js";
 import { settingsPartition } from "../openai/options.js";

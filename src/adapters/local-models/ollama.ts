@@ -2,7 +2,7 @@
  * `cachedOllama()`: an Ollama client whose `chat` and `generate` go through the cache, the `ollama` package's
  * calling style (a body in, an answer or an async iterable of lines out) over `fetch`, no dependency.
  */
-import type { Cache } from "../../core/cache.js";
+import type { Cache } from "../../presets/cache.js";
 import { ValidationError } from "../../core/errors.js";
 import type { FlowOptions } from "../../core/pipeline.js";
 import type { Marked } from "../openai/types.js";

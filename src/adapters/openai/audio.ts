@@ -6,7 +6,7 @@
 import { basename } from "node:path";
 import type { Transcription, TranscriptionCreateParams, TranscriptionVerbose } from "openai/resources/audio/transcriptions";
 import type { Translation, TranslationCreateParams, TranslationVerbose } from "openai/resources/audio/translations";
-import type { Cache } from "../../core/cache.js";
+import type { Cache } from "../../presets/cache.js";
 import { ValidationError } from "../../core/errors.js";
 import { keyText } from "../../core/keys.js";
 import type { CacheHit, StoredAnswer } from "../../core/pipeline.js";

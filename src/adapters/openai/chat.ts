@@ -3,7 +3,7 @@
  * request with any upstream call (the wrapped client, a user's `llm`, the HTTP server's provider call).
  */
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParams } from "openai/resources/chat/completions";
-import type { Cache } from "../../core/cache.js";
+import type { Cache } from "../../presets/cache.js";
 import { contextDigest, messagesBeforeLast } from "../../core/conversation-context.js";
 import type { CacheHit } from "../../core/pipeline.js";
 import { hitMarker, nowSeconds, responseId, ZERO_USAGE } from "./marker.js";

@@ -1,6 +1,6 @@
 /** Text completions (`completions.create`) through the cache, streamed or not. */
 import type { Completion, CompletionCreateParams } from "openai/resources/completions";
-import type { Cache } from "../../core/cache.js";
+import type { Cache } from "../../presets/cache.js";
 import type { CacheHit } from "../../core/pipeline.js";
 import { getPrompt } from "../../processors/pre.js";
 import { hitMarker, nowSeconds, responseId, ZERO_USAGE } from "./marker.js";

@@ -4,7 +4,7 @@
  * request asks for, `b64_json` or `url` (the object store's own link), whatever the stored one was.
  */
 import type { ImageGenerateParams, ImagesResponse } from "openai/resources/images";
-import type { Cache } from "../../core/cache.js";
+import type { Cache } from "../../presets/cache.js";
 import { StoreError, ValidationError } from "../../core/errors.js";
 import type { CacheHit, StoredAnswer } from "../../core/pipeline.js";
 import { getPrompt } from "../../processors/pre.js";

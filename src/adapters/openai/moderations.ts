@@ -1,6 +1,6 @@
 /** Moderations through the cache: the input is the key; a hit returns the stored results. */
 import type { ModerationCreateParams, ModerationCreateResponse } from "openai/resources/moderations";
-import type { Cache } from "../../core/cache.js";
+import type { Cache } from "../../presets/cache.js";
 import { getModerationInput } from "../../processors/pre.js";
 import { hitMarker, responseId } from "./marker.js";
 import { asRecords, settingsPartition, splitBody } from "./options.js";

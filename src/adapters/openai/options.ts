@@ -3,7 +3,7 @@
  * bodies), the `llm` function and its `cache_args`, the key function a surface uses by default, and the
  * settings that partition a surface's answers beyond the configured partition keys.
  */
-import { Cache } from "../../core/cache.js";
+import { Cache } from "../../presets/cache.js";
 import { DEFAULT_PARTITION_KEYS } from "../../core/config.js";
 import { ValidationError } from "../../core/errors.js";
 import { stableStringify } from "../../core/keys.js";

@@ -11,7 +11,7 @@ import {
   type StreamSurface,
   type ValueSurface,
 } from "../../core/pipeline.js";
-import { cache as globalCache } from "../../core/cache.js";
+import { cache as globalCache } from "../../presets/cache.js";
 import { NotInitError } from "../../core/errors.js";
 import type { CacheRequest } from "../../core/types.js";
 import type { PreEmbeddingFunc } from "../../core/contracts/processors.js";
@@ -57,7 +57,7 @@ export async function runStream<C>(
  */
 export async function passThrough<R>(options: FlowOptions, call: () => Promise<R>): Promise<CachedCall<R>> {
   assertFlowOptions(options);
-  if (!(options.cacheObj ?? globalCache).hasInit) throw new NotInitError();
+  if (!(options.cacheObj ?? globalCache).initialized) throw new NotInitError();
   return { result: await call(), outcome: { status: "SKIP" } };
 }
 

@@ -2,7 +2,7 @@
  * The text surfaces (chat completions and completions) share one flow: a request whose answer is one plain
  * text is cached, streamed or not; any other (tools, several choices, log probabilities) goes upstream as is.
  */
-import type { Cache } from "../../core/cache.js";
+import type { Cache } from "../../presets/cache.js";
 import type { CacheHit } from "../../core/pipeline.js";
 import type { PreEmbeddingFunc } from "../../core/contracts/processors.js";
 import { replayAs, type ReplayShape } from "./marker.js";

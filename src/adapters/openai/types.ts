@@ -4,7 +4,7 @@
  * types only: nothing here loads `openai` at run time.
  */
 import type OpenAI from "openai";
-import type { Cache } from "../../core/cache.js";
+import type { Cache } from "../../presets/cache.js";
 import type { CacheOutcome, FlowOptions } from "../../core/pipeline.js";
 import type { CacheContext } from "../../core/request-context.js";
 import type { Session } from "../../core/session.js";

@@ -29,7 +29,7 @@ import type {
 import type { Translation, TranslationCreateParams, TranslationVerbose } from "openai/resources/audio/translations";
 import type { ModerationCreateParams, ModerationCreateResponse } from "openai/resources/moderations";
 import type { Stream } from "openai/streaming";
-import { Cache } from "../../core/cache.js";
+import { Cache } from "../../presets/cache.js";
 import { ValidationError } from "../../core/errors.js";
 import type { FlowOptions } from "../../core/pipeline.js";
 import { cachedAudio, type AudioParams, type AudioResult } from "./audio.js";

@@ -6,6 +6,7 @@
  */
 import { ValidationError } from "../../core/errors.js";
 import { stableStringify } from "../../core/keys.js";
+import { numberBetween } from "../../core/validation.js";
 import { callFlowOptions, callResponseFormat, checkPrompt, checkSettings, defaultFlowOptions, type CacheSettings, type ImageCallOptions, type SearchOnlyCall } from "../images/call-options.js";
 import { dataUrlOf } from "../images/image-input.js";
 import { runImageGeneration, type CachedImages, type GeneratedImages } from "../images/image-generation.js";
@@ -57,11 +58,9 @@ export interface CachedReplicate {
   visualQuestionAnswering(model: string, setup?: ReplicateVisualQuestionSetup): CachedVisualQuestion<Record<string, unknown>>;
 }
 
+/** A duration option: a number from `min` to `max` (of the unit its name carries). */
 function checkDuration(where: string, name: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  if (typeof value !== "number" || !Number.isFinite(value) || value < min || value > max) {
-    throw new ValidationError(`${where}: \`${name}\` must be a number from ${min} to ${max}.`);
-  }
-  return value;
+  return numberBetween(`${where}: \`${name}\``, value, min, max);
 }
 
 function checkField(where: string, name: string, value: unknown): string {

@@ -19,7 +19,7 @@ export interface EvaluationCandidate {
   /** Cosine distance from the vector search (0 for an exact key match). */
   distance?: number;
   /** Epoch milliseconds the entry was stored. */
-  createOn?: number;
+  createdAtMs?: number;
   record?: CacheRecord;
 }
 

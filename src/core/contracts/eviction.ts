@@ -1,5 +1,5 @@
 /** A column of the scalar store that eviction may order by. */
-export type EvictionColumn = "lastAccess" | "hitCount" | "createOn" | "id";
+export type EvictionColumn = "lastAccessedAtMs" | "hitCount" | "createdAtMs" | "id";
 
 /**
  * An eviction policy is the order in which a store gives up records when it is over its size: the first

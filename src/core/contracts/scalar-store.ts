@@ -2,21 +2,29 @@ import type { CacheRecord, NewRecord, ReportRow } from "../types.js";
 import type { EvictionPolicy } from "./eviction.js";
 import type { SpecificationVersion } from "./specification.js";
 
-/** Maximum lengths of the scalar columns (GPTCache's table_len_config). */
+/**
+ * Maximum lengths of the scalar columns, in characters (code points). GPTCache's table_len_config; its keys
+ * (question_question, answer_answer, session_id, dep_name, dep_data) are read by the YAML config.
+ */
 export interface TableLenConfig {
-  question_question: number;
-  answer_answer: number;
-  session_id: number;
-  dep_name: number;
-  dep_data: number;
+  /** The stored question (column question_question). */
+  question: number;
+  /** The answer (column answer_answer). */
+  answer: number;
+  /** A session id (column session_id). */
+  sessionId: number;
+  /** A dep's name (column dep_name). */
+  depName: number;
+  /** A dep's data (column dep_data). */
+  depData: number;
 }
 
 export const DEFAULT_TABLE_LEN: Readonly<TableLenConfig> = Object.freeze({
-  question_question: 3000,
-  answer_answer: 3000,
-  session_id: 1000,
-  dep_name: 1000,
-  dep_data: 3000,
+  question: 3000,
+  answer: 3000,
+  sessionId: 1000,
+  depName: 1000,
+  depData: 3000,
 });
 
 /** What a store is; the data manager adapts to it (and tests skip by it). */
@@ -67,10 +75,10 @@ export interface RecordStore {
   close(): Promise<void>;
 }
 
-/** Hit bookkeeping. Without it entries keep hitCount 0 and lastAccess = createOn (LRU and LFU are refused). */
+/** Hit bookkeeping. Without it entries keep hitCount 0 and lastAccessedAtMs = createdAtMs (LRU and LFU are refused). */
 export interface HitCountCapability {
-  /** Records hits: for each id, lastAccess = max(current, at) and hitCount += count. Unknown ids are ignored. */
-  touch(hits: ReadonlyArray<{ id: number; at: number; count: number }>): Promise<void>;
+  /** Records hits: for each id, lastAccessedAtMs = max(current, atMs) and hitCount += count. Unknown ids are ignored. */
+  touch(hits: ReadonlyArray<{ id: number; atMs: number; count: number }>): Promise<void>;
 }
 
 /**

@@ -26,7 +26,7 @@ export async function lookupOrSkip(prepared: Prepared, surface: SurfaceBase): Pr
 /** A hit the surface answered with: recorded, and reported to the surface. */
 export function answeredFromCache(prepared: Prepared, surface: SurfaceBase, hit: CacheHit): void {
   recordHit(prepared, hit);
-  const ageSeconds = Math.max(0, (prepared.cache.dataManager.clock.now() - hit.record.createOn) / 1000);
+  const ageSeconds = Math.max(0, (prepared.cache.dataManager.clock.now() - hit.record.createdAtMs) / 1000);
   surface.onOutcome?.({ status: "HIT", score: hit.score, id: hit.id, ageSeconds });
 }
 
@@ -72,8 +72,8 @@ async function searchAndJudge(prepared: Prepared, alreadyJudged: number | undefi
 /** Whether this request may be answered from the record at all: its partition, age and (asynchronously) session. */
 function admissible(prepared: Prepared, record: CacheRecord): boolean | Promise<boolean> {
   if (record.partition !== prepared.partition) return false;
-  const maxAge = prepared.options.maxAgeSeconds;
-  if (maxAge !== undefined && prepared.cache.dataManager.clock.now() - record.createOn > maxAge * 1000) return false;
+  const maxAgeSeconds = prepared.options.maxAgeSeconds;
+  if (maxAgeSeconds !== undefined && prepared.cache.dataManager.clock.now() - record.createdAtMs > maxAgeSeconds * 1000) return false;
   const { session } = prepared;
   if (!session) return true;
   return prepared.cache.dataManager
@@ -82,7 +82,7 @@ function admissible(prepared: Prepared, record: CacheRecord): boolean | Promise<
 }
 
 function toCandidate(record: CacheRecord, distance: number): Candidate {
-  return { question: record.question, answer: record.answer, embedding: record.embedding, distance, createOn: record.createOn, record };
+  return { question: record.question, answer: record.answer, embedding: record.embedding, distance, createdAtMs: record.createdAtMs, record };
 }
 
 /** Scores one admissible candidate (against the others this lookup judges) and keeps it when it passes the threshold. */
@@ -136,8 +136,8 @@ function recordHit(prepared: Prepared, hit: CacheHit): void {
     cacheQuestion: hit.question,
     cacheAnswer: hit.answer,
     similarity: hit.score,
-    cacheDeltaTime: performance.now() - prepared.started,
-    cacheTime: now,
+    lookupMs: performance.now() - prepared.started,
+    hitAtMs: now,
   });
   if (session) void cache.dataManager.addSession(hit.id, session.name).catch(() => cache.count("error"));
 }

@@ -1,6 +1,7 @@
 /** The checks every request's options pass first, and the temperature rule that decides a skip. */
-import { Cache } from "../cache.js";
+import { CacheKernel } from "../cache.js";
 import { ValidationError } from "../errors.js";
+import { isNonNegativeNumber, isNumberBetween, isPositiveInteger } from "../validation.js";
 import { resolveContext } from "../request-context.js";
 import { Session } from "../session.js";
 import type { FlowOptions } from "./surface.js";
@@ -22,14 +23,14 @@ export function validateOptions(options: FlowOptions): void {
   if (typeof options !== "object" || options === null) throw new ValidationError("Cache options must be an object.");
   const { cacheObj, cacheSkip, searchOnly, topK, session, temperature, noStore, maxAgeSeconds } = options;
   if (noStore !== undefined && typeof noStore !== "boolean") throw new ValidationError("noStore must be a boolean.");
-  if (maxAgeSeconds !== undefined && !(typeof maxAgeSeconds === "number" && Number.isFinite(maxAgeSeconds) && maxAgeSeconds >= 0)) {
+  if (maxAgeSeconds !== undefined && !isNonNegativeNumber(maxAgeSeconds)) {
     throw new ValidationError("maxAgeSeconds must be a number of seconds, 0 or more.");
   }
-  if (cacheObj !== undefined && !(cacheObj instanceof Cache)) throw new ValidationError("cacheObj must be a Cache.");
+  if (cacheObj !== undefined && !(cacheObj instanceof CacheKernel)) throw new ValidationError("cacheObj must be a Cache.");
   if (cacheSkip !== undefined && typeof cacheSkip !== "boolean") throw new ValidationError("cacheSkip must be a boolean.");
   if (searchOnly !== undefined && typeof searchOnly !== "boolean") throw new ValidationError("searchOnly must be a boolean.");
-  if (topK !== undefined && !(Number.isInteger(topK) && topK >= 1)) throw new ValidationError("topK must be a positive integer.");
-  if (temperature !== undefined && !(typeof temperature === "number" && temperature >= 0 && temperature <= 2)) {
+  if (topK !== undefined && !isPositiveInteger(topK)) throw new ValidationError("topK must be a positive integer.");
+  if (temperature !== undefined && !isNumberBetween(temperature, 0, 2)) {
     throw new ValidationError(`temperature must be a number from 0 to 2, got ${String(temperature)}.`);
   }
   if (session !== undefined && !(session instanceof Session) && !(typeof session === "string" && session.length > 0)) {

@@ -2,7 +2,8 @@
  * Everything the flow derives from a request before it looks anything up: the cache, the skip decision, the
  * partition, the resolved stages and the key; and the request's embedding, computed once for lookup and save.
  */
-import { cache as globalCache, type Cache } from "../cache.js";
+import type { CacheKernel } from "../cache.js";
+import { globalCache } from "../global-cache.js";
 import type { EmbeddingOutput } from "../contracts/embedding.js";
 import type { LookupObserver } from "../contracts/evaluation.js";
 import type { PreEmbeddingResult } from "../contracts/processors.js";
@@ -26,7 +27,7 @@ export interface RequestKey {
 }
 
 export interface Prepared {
-  cache: Cache;
+  cache: CacheKernel;
   options: FlowOptions;
   stages: Stages;
   session?: Session;
@@ -56,10 +57,10 @@ export async function prepare(
 ): Promise<Prepared | null> {
   if (typeof request !== "object" || request === null) throw new ValidationError("The request must be an object.");
   validateOptions(options);
-  const cache = options.cacheObj ?? globalCache;
-  if (!cache.hasInit) throw new NotInitError();
+  const cache = options.cacheObj ?? globalCache();
+  if (!cache.initialized) throw new NotInitError();
   if (counted) cache.count("request");
-  if (!cache.cacheEnableFunc(request, options)) return null;
+  if (!cache.shouldUseCache(request, options)) return null;
 
   const temperature = options.temperature ?? (request.temperature as number | undefined) ?? 0;
   if (typeof temperature !== "number" || !(temperature >= 0 && temperature <= 2)) {
@@ -104,7 +105,7 @@ function checkKeyLength(prepared: Prepared, key: RequestKey): void {
   const { cache, stages } = prepared;
   const limits = {
     configured: cache.config.maxQuestionLength,
-    column: cache.dataManager.tableLen.question_question,
+    column: cache.dataManager.tableLen.question,
     // A per-request embedding function's input limit is not known here.
     embedding: stages.embeddingFunc?.maxInputLength,
   };

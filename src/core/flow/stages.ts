@@ -3,7 +3,7 @@
  * replaces the component for this request, a value is handed to it as its extra argument. Every step of the flow
  * (and an evaluation's own search) goes through this one object, so an override applies everywhere alike.
  */
-import type { Cache } from "../cache.js";
+import type { CacheKernel } from "../cache.js";
 import type { EmbeddingFunction, EmbeddingInput, EmbeddingOutput } from "../contracts/embedding.js";
 import type { EvaluationCandidate, EvaluationSource, LookupObserver } from "../contracts/evaluation.js";
 import type { PreEmbeddingResult } from "../contracts/processors.js";
@@ -38,7 +38,7 @@ export interface Stages {
   embeddingFunc?: EmbeddingFunction;
 }
 
-export function resolveStages(cache: Cache, overrides: ResolvedContext): Stages {
+export function resolveStages(cache: CacheKernel, overrides: ResolvedContext): Stages {
   const { preEmbeddingFunc, embeddingFunc, searchFunc, getScalarData, evaluationFunc } = overrides;
   const manager = cache.dataManager;
   const evaluation = cache.similarityEvaluation;

@@ -2,7 +2,7 @@
  * What a surface (LangChain, an SDK adapter, a function, the HTTP server, the simple API) hands the request flow,
  * and what the flow hands back: the per-request options, the surface contracts and the outcome of a request.
  */
-import type { Cache } from "../cache.js";
+import type { CacheKernel } from "../cache.js";
 import type { CacheContext } from "../request-context.js";
 import type { Session } from "../session.js";
 import type { AnswerType, CacheRecord, QuestionDep } from "../types.js";
@@ -10,7 +10,7 @@ import type { AnswerType, CacheRecord, QuestionDep } from "../types.js";
 /** Per-request cache options (camelCase; request bodies use the snake_case forms). */
 export interface RequestOptions {
   /** The cache to use instead of the global one. */
-  cacheObj?: Cache;
+  cacheObj?: CacheKernel;
   /** Per-stage arguments or overrides (see CacheContext). */
   cacheContext?: CacheContext;
   /** Do not read the cache (still embeds and stores the answer). */
@@ -73,7 +73,7 @@ export interface CacheHit {
   question: string;
   record: CacheRecord;
   /** The cache the entry came from (its object store holds any bytes the answer points to). */
-  cache: Cache;
+  cache: CacheKernel;
   /** Every hit the post function kept, best first (the chosen one included). */
   candidates: ReadonlyArray<{ score: number; record: CacheRecord }>;
 }
@@ -94,7 +94,7 @@ export interface SurfaceBase {
 
 /** Where an answer is about to be stored (images go to that cache's object store). */
 export interface SaveContext {
-  cache: Cache;
+  cache: CacheKernel;
 }
 
 /** A surface whose model call returns one value. */

@@ -1,5 +1,5 @@
 import type { CacheRequest } from "../../core/types.js";
-import { messageRole, messageText, requestMessages } from "../pre.js";
+import { messageRole, messageText, requestMessages } from "../../core/messages.js";
 import type { PreEmbeddingContext } from "../../core/contracts/processors.js";
 import { formatTurns } from "./dialogue.js";
 

@@ -1,6 +1,6 @@
 import { ValidationError } from "../../core/errors.js";
 import type { CacheRequest } from "../../core/types.js";
-import { messageRole, messageText, requestMessages } from "../pre.js";
+import { messageRole, messageText, requestMessages } from "../../core/messages.js";
 import type { PreEmbeddingContext } from "../../core/contracts/processors.js";
 
 /** One turn of a conversation: its OpenAI role and its text. */

@@ -1,9 +1,9 @@
 import { ValidationError } from "../../core/errors.js";
 import type { CacheRequest } from "../../core/types.js";
-import { toEmbeddingFunction, type EmbeddingSource } from "../../embeddings/resolve.js";
-import { EmbeddingCache } from "../../similarity/embedding-cache.js";
-import { integerOption } from "../../similarity/options.js";
-import { embeddingSimilarity } from "../../similarity/score.js";
+import { toEmbeddingFunction, type EmbeddingSource } from "../../core/embedding-source.js";
+import { EmbeddingCache } from "../../core/embedding-cache.js";
+import { integerAtLeast } from "../../core/validation.js";
+import { embeddingSimilarity } from "../../core/similarity-score.js";
 import type { PreEmbeddingContext } from "../../core/contracts/processors.js";
 import { concatAllQueries } from "./concat.js";
 import { formatTurns, readDialogue } from "./dialogue.js";
@@ -29,9 +29,9 @@ export interface SelectiveContextOptions {
  */
 export function selectiveContext(options: SelectiveContextOptions): (request: CacheRequest, context: PreEmbeddingContext) => Promise<string> {
   if (options?.embedding === undefined) throw new ValidationError("selectiveContext: `embedding` is required.");
-  const keep = integerOption("selectiveContext", "keep", options.keep, 3, 1);
-  const maxLength = options.maxLength === undefined ? undefined : integerOption("selectiveContext", "maxLength", options.maxLength, 0, 1);
-  const cacheSize = integerOption("selectiveContext", "cacheSize", options.cacheSize, 1000, 0);
+  const keep = integerAtLeast("selectiveContext: `keep`", options.keep, 1, 3);
+  const maxLength = options.maxLength === undefined ? undefined : integerAtLeast("selectiveContext: `maxLength`", options.maxLength, 1);
+  const cacheSize = integerAtLeast("selectiveContext: `cacheSize`", options.cacheSize, 0, 1000);
   const embeddings = new EmbeddingCache(toEmbeddingFunction(options.embedding), cacheSize);
 
   return async function selectedContext(request: CacheRequest, context: PreEmbeddingContext): Promise<string> {

@@ -3,8 +3,8 @@ import { Runnable, type RunnableInterface } from "@langchain/core/runnables";
 import { ValidationError } from "../../core/errors.js";
 import type { CacheRequest } from "../../core/types.js";
 import { Lru } from "../../core/lru.js";
-import { integerOption } from "../../similarity/options.js";
-import { messageText } from "../pre.js";
+import { integerAtLeast } from "../../core/validation.js";
+import { messageText } from "../../core/messages.js";
 import type { PreEmbeddingContext } from "../../core/contracts/processors.js";
 import { concatAllQueries } from "./concat.js";
 import { formatTurns, readDialogue } from "./dialogue.js";
@@ -79,9 +79,9 @@ export function summarizeContext(options: SummarizeContextOptions): (request: Ca
   if (!Runnable.isRunnable(runnable)) {
     throw new ValidationError("summarizeContext: `runnable` must be a LangChain Runnable (prompt | model | StringOutputParser).");
   }
-  const maxLength = integerOption("summarizeContext", "maxLength", options.maxLength, 512, 1);
+  const maxLength = integerAtLeast("summarizeContext: `maxLength`", options.maxLength, 1, 512);
   const measure = measureWith(options);
-  const summaries = new Lru<string, Promise<string>>(integerOption("summarizeContext", "cacheSize", options.cacheSize, 128, 0));
+  const summaries = new Lru<string, Promise<string>>(integerAtLeast("summarizeContext: `cacheSize`", options.cacheSize, 0, 128));
 
   return async function summarizedContext(request: CacheRequest, context: PreEmbeddingContext): Promise<string> {
     const { history, question } = readDialogue(request, context, "summarizeContext");

@@ -15,7 +15,7 @@
 import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { cachedChatCompletion, type CachedChatBody } from "../../adapters/openai/chat.js";
-import type { Cache } from "../../core/cache.js";
+import type { Cache } from "../../presets/cache.js";
 import { Config, type ConfigOptions } from "../../core/config.js";
 import { ValidationError } from "../../core/errors.js";
 import type { CacheOutcome, FlowOptions } from "../../core/pipeline.js";

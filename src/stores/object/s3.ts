@@ -3,6 +3,7 @@ import type { S3Client } from "@aws-sdk/client-s3";
 import type * as Presigner from "@aws-sdk/s3-request-presigner";
 import { SemcacheError, StoreError, ValidationError } from "../../core/errors.js";
 import { importOptional } from "../../core/optional-import.js";
+import { isIntegerBetween } from "../../core/validation.js";
 import { messageOf } from "../connection.js";
 import { checkObjectKey, newObjectKey } from "./keys.js";
 import type { ObjectStore } from "../../core/contracts/object-store.js";
@@ -24,7 +25,7 @@ export interface S3ObjectStoreOptions {
   /** Static credentials; default the AWS SDK's chain (environment, profile, instance role). */
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
   /** Seconds a presigned link from getUrl() stays valid. Default 3600. */
-  urlExpiresIn?: number;
+  urlExpiresInSeconds?: number;
   /** Creates the bucket on init when it does not exist. Default false. */
   createBucket?: boolean;
   /** Your own S3Client (then region, endpoint and credentials are its own; close() leaves it open). */
@@ -64,7 +65,7 @@ export class S3ObjectStore implements ObjectStore {
   readonly bucket: string;
   readonly prefix: string;
   private readonly options: S3ObjectStoreOptions;
-  private readonly urlExpiresIn: number;
+  private readonly urlExpiresInSeconds: number;
   private s3?: S3Module;
   private presigner?: PresignerModule;
   private client?: S3Client;
@@ -81,14 +82,14 @@ export class S3ObjectStore implements ObjectStore {
     if (typeof prefix !== "string" || !/^(?:[A-Za-z0-9._-]+\/)*$/.test(prefix) || prefix.split("/").some((part) => part === "." || part === "..")) {
       throw new ValidationError(`S3ObjectStore: prefix must be "" or folder names ending in "/", got ${JSON.stringify(prefix)}`);
     }
-    const expiresIn = options.urlExpiresIn ?? 3600;
-    if (!Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > 604_800) {
-      throw new ValidationError(`S3ObjectStore: urlExpiresIn must be 1 to 604800 seconds, got ${expiresIn}`);
+    const expiresIn = options.urlExpiresInSeconds ?? 3600;
+    if (!isIntegerBetween(expiresIn, 1, 604_800)) {
+      throw new ValidationError(`S3ObjectStore: urlExpiresInSeconds must be 1 to 604800 seconds, got ${expiresIn}`);
     }
     this.bucket = bucket;
     this.prefix = prefix;
     this.options = options;
-    this.urlExpiresIn = expiresIn;
+    this.urlExpiresInSeconds = expiresIn;
   }
 
   /** Where the objects are, for messages: "s3://bucket/prefix at endpoint". */
@@ -152,13 +153,13 @@ export class S3ObjectStore implements ObjectStore {
     });
   }
 
-  /** A presigned GET link, valid `urlExpiresIn` seconds (signing needs no request: it works offline). */
+  /** A presigned GET link, valid `urlExpiresInSeconds` (signing needs no request: it works offline). */
   async getUrl(key: string): Promise<string> {
     const name = this.prefix + checkObjectKey("S3ObjectStore", key);
     const client = this.ready();
     return this.call(`cannot sign a link to ${key}`, () =>
       this.presigner!.getSignedUrl(client, new this.s3!.GetObjectCommand({ Bucket: this.bucket, Key: name }), {
-        expiresIn: this.urlExpiresIn,
+        expiresIn: this.urlExpiresInSeconds,
       }),
     );
   }

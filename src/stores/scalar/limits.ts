@@ -1,5 +1,6 @@
 import { ValidationError, ValueTooLongError } from "../../core/errors.js";
 import { codePointLength } from "../../core/question-length.js";
+import { positiveInteger } from "../../core/validation.js";
 import type { NewRecord } from "../../core/types.js";
 import { DEFAULT_TABLE_LEN, type TableLenConfig } from "../../core/contracts/scalar-store.js";
 
@@ -16,10 +17,7 @@ export function resolveTableLen(partial: Partial<TableLenConfig> = {}): Readonly
       throw new ValidationError(`tableLenConfig: unknown key "${key}"; known keys: ${FIELDS.join(", ")}`);
     }
     if (value === undefined) continue;
-    if (!Number.isInteger(value) || value < 1) {
-      throw new ValidationError(`tableLenConfig.${key} must be a positive integer, got ${String(value)}`);
-    }
-    resolved[key as keyof TableLenConfig] = value;
+    resolved[key as keyof TableLenConfig] = positiveInteger(`tableLenConfig.${key}`, value);
   }
   return Object.freeze(resolved);
 }
@@ -37,12 +35,12 @@ export function checkLength(field: keyof TableLenConfig, value: string, limits: 
 /** Checks every value of a batch before anything is written, so a too-long value rejects the whole batch. */
 export function checkRecords(records: readonly NewRecord[], limits: Readonly<TableLenConfig>): void {
   for (const record of records) {
-    checkLength("question_question", record.question, limits);
-    checkLength("answer_answer", record.answer, limits);
-    if (record.session !== undefined) checkLength("session_id", record.session, limits);
+    checkLength("question", record.question, limits);
+    checkLength("answer", record.answer, limits);
+    if (record.session !== undefined) checkLength("sessionId", record.session, limits);
     for (const dep of record.deps ?? []) {
-      checkLength("dep_name", dep.name, limits);
-      checkLength("dep_data", dep.data, limits);
+      checkLength("depName", dep.name, limits);
+      checkLength("depData", dep.data, limits);
     }
   }
 }

@@ -1,5 +1,6 @@
 import type { CacheRecord, NewRecord } from "../../core/types.js";
 import type { RecordStore, ScalarStoreCapabilities } from "../../core/contracts/scalar-store.js";
+import { storedRecord } from "./stored-record.js";
 
 /**
  * A scalar store with only the required record contract (RecordStore), in Maps: the smallest backend the data
@@ -25,19 +26,7 @@ export class MemoryRecordStore implements RecordStore {
 
   async insert(records: readonly NewRecord[]): Promise<number[]> {
     return records.map((r) => {
-      const record: CacheRecord = {
-        id: this.nextId++,
-        question: r.question,
-        answer: r.answer,
-        answerType: r.answerType,
-        keyHash: r.keyHash,
-        partition: r.partition,
-        deps: r.deps && r.deps.length > 0 ? r.deps.map((dep) => ({ ...dep })) : undefined,
-        embedding: r.embedding ? new Float32Array(r.embedding) : undefined,
-        createOn: r.createOn,
-        lastAccess: r.createOn,
-        hitCount: 0,
-      };
+      const record = storedRecord(this.nextId++, r);
       this.records.set(record.id, record);
       const ids = this.byKey.get(record.keyHash);
       if (ids) ids.push(record.id);

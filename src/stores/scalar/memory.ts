@@ -1,12 +1,19 @@
+/**
+ * The in-memory scalar store (optionally saved to a JSON file). Over 300 lines: the whole ScalarStore contract
+ * (records, eviction, expiry, sessions, reports, lifecycle) in Maps, each method a few lines, plus the file's
+ * load and snapshot; the file is the one seam, and moving it out would leave both reaching into the store's
+ * private maps.
+ */
 import { readFile } from "node:fs/promises";
 import { writeFileAtomic } from "../../core/atomic-file.js";
 import { SemcacheError, StoreError, ValidationError } from "../../core/errors.js";
 import type { CacheRecord, NewRecord, QuestionDep, ReportRow } from "../../core/types.js";
 import { bytesToVector, vectorToBytes } from "../../core/vector-math.js";
-import { checkEvictSizes, evictionComparator } from "../../manager/eviction/policies.js";
+import { checkEvictSizes, evictionComparator } from "../../core/eviction-policies.js";
 import type { EvictionPolicy } from "../../core/contracts/eviction.js";
 import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
-import { resolveMaxReports, type ReportRetentionOptions } from "./report-retention.js";
+import { storedRecord } from "./stored-record.js";
+import { fromStoredReport, resolveMaxReports, toStoredReport, type ReportRetentionOptions, type StoredReportRow } from "./report-retention.js";
 import type { ScalarStore, ScalarStoreCapabilities, TableLenConfig } from "../../core/contracts/scalar-store.js";
 
 export interface MemoryScalarStoreOptions extends ReportRetentionOptions {
@@ -20,14 +27,20 @@ interface Row extends CacheRecord {
   deleted: boolean;
 }
 
+/**
+ * A row as the file keeps it: the embedding in base64, the times under the names version 1 was first written
+ * with (createOn, lastAccess: epoch milliseconds), so older files still load.
+ */
+type SavedRow = Omit<Row, "embedding" | "createdAtMs" | "lastAccessedAtMs"> & { embedding?: string; createOn: number; lastAccess: number };
+
 /** The JSON file: every row (deleted ones too, until purged) and the next id, so ids are never reused. */
 interface Snapshot {
   format: "langchain-semcache/memory";
   version: 1;
   nextId: number;
-  records: Array<Omit<Row, "embedding"> & { embedding?: string }>;
+  records: SavedRow[];
   sessions: Array<[number, string]>;
-  reports: ReportRow[];
+  reports: StoredReportRow[];
 }
 
 function toRecord(row: Row): CacheRecord {
@@ -40,8 +53,8 @@ function toRecord(row: Row): CacheRecord {
     partition: row.partition,
     deps: row.deps,
     embedding: row.embedding,
-    createOn: row.createOn,
-    lastAccess: row.lastAccess,
+    createdAtMs: row.createdAtMs,
+    lastAccessedAtMs: row.lastAccessedAtMs,
     hitCount: row.hitCount,
   };
 }
@@ -111,15 +124,15 @@ export class MemoryScalarStore implements ScalarStore {
     if (snapshot?.format !== "langchain-semcache/memory" || snapshot.version !== 1) {
       throw new StoreError("memory", `${this.path} is not a memory store file (format version 1)`);
     }
-    for (const saved of snapshot.records) {
+    for (const { createOn, lastAccess, ...saved } of snapshot.records) {
       const embedding = saved.embedding === undefined ? undefined : bytesToVector(Buffer.from(saved.embedding, "base64"));
-      const row: Row = { ...saved, deps: frozenDeps(saved.deps), embedding };
+      const row: Row = { ...saved, createdAtMs: createOn, lastAccessedAtMs: lastAccess, deps: frozenDeps(saved.deps), embedding };
       this.rows.set(row.id, row);
       if (!row.deleted) this.index(row);
     }
     for (const [id, session] of snapshot.sessions) this.link(id, session);
     // A file written under a larger maxReports is cut to this store's.
-    this.reports = snapshot.reports.slice(Math.max(0, snapshot.reports.length - this.maxReports));
+    this.reports = snapshot.reports.slice(Math.max(0, snapshot.reports.length - this.maxReports)).map(fromStoredReport);
     this.nextId = snapshot.nextId;
   }
 
@@ -152,20 +165,7 @@ export class MemoryScalarStore implements ScalarStore {
   async insert(records: readonly NewRecord[]): Promise<number[]> {
     checkRecords(records, this.tableLen);
     return records.map((r) => {
-      const row: Row = {
-        id: this.nextId++,
-        question: r.question,
-        answer: r.answer,
-        answerType: r.answerType,
-        keyHash: r.keyHash,
-        partition: r.partition,
-        deps: frozenDeps(r.deps),
-        embedding: r.embedding ? new Float32Array(r.embedding) : undefined,
-        createOn: r.createOn,
-        lastAccess: r.createOn,
-        hitCount: 0,
-        deleted: false,
-      };
+      const row: Row = { ...storedRecord(this.nextId++, r), deps: frozenDeps(r.deps), deleted: false };
       this.rows.set(row.id, row);
       this.index(row);
       if (r.session !== undefined) this.link(row.id, r.session);
@@ -183,11 +183,11 @@ export class MemoryScalarStore implements ScalarStore {
     return ids ? toRecord(this.rows.get(ids[ids.length - 1]) as Row) : null;
   }
 
-  async touch(hits: ReadonlyArray<{ id: number; at: number; count: number }>): Promise<void> {
-    for (const { id, at, count } of hits) {
+  async touch(hits: ReadonlyArray<{ id: number; atMs: number; count: number }>): Promise<void> {
+    for (const { id, atMs, count } of hits) {
       const row = this.rows.get(id);
       if (!row) continue;
-      if (at > row.lastAccess) row.lastAccess = at;
+      if (atMs > row.lastAccessedAtMs) row.lastAccessedAtMs = atMs;
       row.hitCount += count;
     }
   }
@@ -205,7 +205,7 @@ export class MemoryScalarStore implements ScalarStore {
   }
 
   async expire(createdBefore: number): Promise<number[]> {
-    const expired = this.liveRows().filter((row) => row.createOn < createdBefore);
+    const expired = this.liveRows().filter((row) => row.createdAtMs < createdBefore);
     for (const row of expired) this.kill(row);
     return expired.map((row) => row.id);
   }
@@ -275,7 +275,7 @@ export class MemoryScalarStore implements ScalarStore {
   }
 
   async addSession(id: number, session: string): Promise<void> {
-    checkLength("session_id", session, this.tableLen);
+    checkLength("sessionId", session, this.tableLen);
     this.link(id, session);
   }
 
@@ -327,12 +327,13 @@ export class MemoryScalarStore implements ScalarStore {
 
   private snapshot(): Snapshot {
     const records: Snapshot["records"] = [];
-    for (const { embedding, ...row } of this.rows.values()) {
-      records.push(embedding ? { ...row, embedding: vectorToBytes(embedding).toString("base64") } : row);
+    for (const { embedding, createdAtMs, lastAccessedAtMs, ...row } of this.rows.values()) {
+      const saved: SavedRow = { ...row, createOn: createdAtMs, lastAccess: lastAccessedAtMs };
+      records.push(embedding ? { ...saved, embedding: vectorToBytes(embedding).toString("base64") } : saved);
     }
     const sessions: Snapshot["sessions"] = [];
     for (const [id, names] of this.sessionsById) for (const session of names) sessions.push([id, session]);
-    return { format: "langchain-semcache/memory", version: 1, nextId: this.nextId, records, sessions, reports: this.reports };
+    return { format: "langchain-semcache/memory", version: 1, nextId: this.nextId, records, sessions, reports: this.reports.map(toStoredReport) };
   }
 
   /** Flushes, then forgets everything in memory; init() loads the file again. */

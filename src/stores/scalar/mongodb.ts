@@ -1,16 +1,22 @@
+/**
+ * The MongoDB scalar store. Over 300 lines: one backend's implementation of the whole ScalarStore contract
+ * (records, eviction, expiry, sessions, reports, lifecycle): each method is a few lines of this database's
+ * calls, so splitting it would scatter one backend over files without giving either part a job of its own.
+ */
 import type * as MongoDb from "mongodb";
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Collection, Db, Document, MongoClient, Sort } from "mongodb";
 import { StoreError, ValidationError } from "../../core/errors.js";
+import { isPositiveInteger, positiveInteger } from "../../core/validation.js";
 import { importOptional } from "../../core/optional-import.js";
 import type { AnswerType, CacheRecord, NewRecord, QuestionDep, ReportRow } from "../../core/types.js";
 import { bytesToVector, vectorToBytes } from "../../core/vector-math.js";
-import { checkEvictSizes, effectiveOrder } from "../../manager/eviction/policies.js";
+import { checkEvictSizes, effectiveOrder } from "../../core/eviction-policies.js";
 import type { EvictionColumn, EvictionPolicy } from "../../core/contracts/eviction.js";
-import { describeTarget, Lazy, positiveInteger, resolveTimeoutMs, resolveUrl, storeFault, type ServerConnectionOptions } from "../connection.js";
+import { describeTarget, Lazy, resolveTimeoutMs, resolveUrl, storeFault, type ServerConnectionOptions } from "../connection.js";
 import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
-import { resolveMaxReports, type ReportRetentionOptions } from "./report-retention.js";
+import { resolveMaxReports, toStoredReport, type ReportRetentionOptions } from "./report-retention.js";
 import { tableNames, type TableNames } from "./sqlite-schema.js";
 import type { ScalarStore, ScalarStoreCapabilities, TableLenConfig } from "../../core/contracts/scalar-store.js";
 
@@ -32,7 +38,7 @@ export interface MongoScalarStoreOptions extends ServerConnectionOptions, Report
   /** Milliseconds a write waits for the lock before it fails. Default 10,000. */
   lockWaitMs?: number;
   /** Milliseconds to find a server before a call fails (so lookups fail open quickly). Default 5000. */
-  connectTimeout?: number;
+  connectTimeoutMs?: number;
   /**
    * Milliseconds one operation may wait for the server's answer, or for a pooled connection, before it fails
    * with StoreError; the driver closes a connection that timed out (socketTimeoutMS). A write waiting for the
@@ -73,7 +79,7 @@ interface Collections {
   meta: Collection<MetaDoc>;
 }
 
-const FIELD: Readonly<Record<EvictionColumn, string>> = { id: "_id", lastAccess: "last_access", hitCount: "hit_count", createOn: "create_on" };
+const FIELD: Readonly<Record<EvictionColumn, string>> = { id: "_id", lastAccessedAtMs: "last_access", hitCount: "hit_count", createdAtMs: "create_on" };
 const DUPLICATE_KEY = 11000;
 const LIVE = { deleted: false } as const;
 
@@ -100,8 +106,8 @@ function toRecord(doc: QuestionDoc): CacheRecord {
     partition: doc.partition,
     deps: doc.deps && doc.deps.length > 0 ? doc.deps.map(({ name, data, type }) => ({ name, data, type })) : undefined,
     embedding: doc.embedding === undefined ? undefined : bytesToVector(bytesOf(doc.embedding)),
-    createOn: doc.create_on,
-    lastAccess: doc.last_access,
+    createdAtMs: doc.create_on,
+    lastAccessedAtMs: doc.last_access,
     hitCount: doc.hit_count,
   };
 }
@@ -127,7 +133,7 @@ export class MongoScalarStore implements ScalarStore {
   private readonly names: TableNames;
   private readonly leaseMs: number;
   private readonly waitMs: number;
-  private readonly connectTimeout: number;
+  private readonly connectTimeoutMs: number;
   private readonly timeoutMs: number;
   private readonly maxReports: number;
   private readonly connection = new Lazy(() => this.createClient());
@@ -137,9 +143,9 @@ export class MongoScalarStore implements ScalarStore {
     this.url = options.client ? undefined : resolveUrl("mongodb", options);
     this.options = options;
     this.names = tableNames(options.tablePrefix ?? "semcache_");
-    this.leaseMs = positiveInteger("mongodb", "lockLeaseMs", options.lockLeaseMs, 30_000);
-    this.waitMs = positiveInteger("mongodb", "lockWaitMs", options.lockWaitMs, 10_000);
-    this.connectTimeout = positiveInteger("mongodb", "connectTimeout", options.connectTimeout, 5000);
+    this.leaseMs = positiveInteger("mongodb: lockLeaseMs", options.lockLeaseMs, 30_000);
+    this.waitMs = positiveInteger("mongodb: lockWaitMs", options.lockWaitMs, 10_000);
+    this.connectTimeoutMs = positiveInteger("mongodb: connectTimeoutMs", options.connectTimeoutMs, 5000);
     this.timeoutMs = resolveTimeoutMs("mongodb", options.timeoutMs);
     this.tableLen = resolveTableLen(options.tableLenConfig);
     this.maxReports = resolveMaxReports("mongodb", options.maxReports);
@@ -160,8 +166,8 @@ export class MongoScalarStore implements ScalarStore {
       const { host, port, user, password } = this.options;
       const url = this.url ?? `mongodb://${host ?? "127.0.0.1"}:${port ?? 27017}`;
       client = new mongodb.MongoClient(url, {
-        serverSelectionTimeoutMS: this.connectTimeout,
-        connectTimeoutMS: this.connectTimeout,
+        serverSelectionTimeoutMS: this.connectTimeoutMs,
+        connectTimeoutMS: this.connectTimeoutMs,
         socketTimeoutMS: this.timeoutMs,
         waitQueueTimeoutMS: this.timeoutMs,
         ...(this.url === undefined && user !== undefined ? { auth: { username: user, password } } : {}),
@@ -257,8 +263,8 @@ export class MongoScalarStore implements ScalarStore {
         answer_type: r.answerType,
         key_hash: r.keyHash,
         partition: r.partition,
-        create_on: r.createOn,
-        last_access: r.createOn,
+        create_on: r.createdAtMs,
+        last_access: r.createdAtMs,
         hit_count: 0,
         deleted: false,
         ...(r.embedding ? { embedding: vectorToBytes(r.embedding) } : {}),
@@ -285,11 +291,11 @@ export class MongoScalarStore implements ScalarStore {
     });
   }
 
-  async touch(hits: ReadonlyArray<{ id: number; at: number; count: number }>): Promise<void> {
+  async touch(hits: ReadonlyArray<{ id: number; atMs: number; count: number }>): Promise<void> {
     if (hits.length === 0) return;
     await this.run("touch", (c) =>
       c.question.bulkWrite(
-        hits.map(({ id, at, count }) => ({ updateOne: { filter: { _id: id }, update: { $max: { last_access: at }, $inc: { hit_count: count } } } })),
+        hits.map(({ id, atMs, count }) => ({ updateOne: { filter: { _id: id }, update: { $max: { last_access: atMs }, $inc: { hit_count: count } } } })),
         { ordered: false },
       ),
     );
@@ -357,7 +363,7 @@ export class MongoScalarStore implements ScalarStore {
   }
 
   async *iterate(batchSize = 1000): AsyncIterable<CacheRecord> {
-    if (!Number.isInteger(batchSize) || batchSize < 1) throw new ValidationError("iterate: batchSize must be a positive integer");
+    if (!isPositiveInteger(batchSize)) throw new ValidationError("iterate: batchSize must be a positive integer");
     let afterId = 0;
     for (;;) {
       const after = afterId;
@@ -371,7 +377,7 @@ export class MongoScalarStore implements ScalarStore {
   }
 
   async addSession(id: number, session: string): Promise<void> {
-    checkLength("session_id", session, this.tableLen);
+    checkLength("sessionId", session, this.tableLen);
     await this.run("addSession", async (c) => {
       try {
         await c.session.updateOne({ question_id: id, session_id: session }, { $setOnInsert: { question_id: id, session_id: session } }, { upsert: true });
@@ -403,7 +409,7 @@ export class MongoScalarStore implements ScalarStore {
   async addReports(rows: readonly ReportRow[]): Promise<void> {
     if (rows.length === 0 || this.maxReports === 0) return;
     await this.run("addReports", async (c) => {
-      await c.report.insertMany(rows.map((row) => ({ ...row })));
+      await c.report.insertMany(rows.map(toStoredReport));
       // ObjectIds grow with time: every row older than the maxReports-th newest goes.
       const [oldestKept] = await c.report.find({}, { projection: { _id: 1 }, sort: { _id: -1 }, skip: this.maxReports - 1, limit: 1 }).toArray();
       if (oldestKept) await c.report.deleteMany({ _id: { $lt: oldestKept._id } });

@@ -1,7 +1,8 @@
 import type * as Mysql2 from "mysql2/promise";
 import type { Pool, ResultSetHeader } from "mysql2/promise";
 import { importOptional } from "../../core/optional-import.js";
-import { describeTarget, positiveInteger, resolveTimeoutMs, resolveUrl, type ServerConnectionOptions } from "../connection.js";
+import { positiveInteger } from "../../core/validation.js";
+import { describeTarget, resolveTimeoutMs, resolveUrl, type ServerConnectionOptions } from "../connection.js";
 import { MYSQL_SCHEMA } from "./sql-schema.js";
 import type { ReportRetentionOptions } from "./report-retention.js";
 import { SqlScalarStore, type SqlDriver, type SqlExecutor, type SqlResult } from "./sql-store.js";
@@ -20,7 +21,7 @@ export interface MySqlScalarStoreOptions extends ServerConnectionOptions, Report
   /** Connections in the store's pool. Default 10. */
   poolSize?: number;
   /** Milliseconds to wait for a connection before the call fails. Default 5000. */
-  connectTimeout?: number;
+  connectTimeoutMs?: number;
   /**
    * Milliseconds one store call may take, the wait for a connection included, before it fails with StoreError
    * (a lookup then misses and the model answers). A connection whose statement got no answer in that time is
@@ -127,8 +128,8 @@ function mysqlDriver(pool: Pool, owned: boolean, timeoutMs: number): SqlDriver {
 export class MySqlScalarStore extends SqlScalarStore {
   constructor(options: MySqlScalarStoreOptions = {}, kind: "mysql" | "mariadb" = "mysql") {
     const url = options.pool ? undefined : resolveUrl(kind, options);
-    const poolSize = positiveInteger(kind, "poolSize", options.poolSize, 10);
-    const connectTimeout = positiveInteger(kind, "connectTimeout", options.connectTimeout, 5000);
+    const poolSize = positiveInteger(`${kind}: poolSize`, options.poolSize, 10);
+    const connectTimeoutMs = positiveInteger(`${kind}: connectTimeoutMs`, options.connectTimeoutMs, 5000);
     const timeoutMs = resolveTimeoutMs(kind, options.timeoutMs);
     super({
       kind,
@@ -143,7 +144,7 @@ export class MySqlScalarStore extends SqlScalarStore {
         const mysql = await importOptional<typeof Mysql2>("mysql2/promise", `The ${kind} scalar store`);
         const { createPool } = (mysql as typeof Mysql2 & { default?: typeof Mysql2 }).default ?? mysql;
         const { host, port, user, password, database } = options;
-        const common = { connectionLimit: poolSize, connectTimeout, charset: "utf8mb4", supportBigNumbers: true };
+        const common = { connectionLimit: poolSize, connectTimeout: connectTimeoutMs, charset: "utf8mb4", supportBigNumbers: true };
         const pool = createPool(url === undefined ? { host, port, user, password, database, ...common } : { uri: url, ...common });
         return mysqlDriver(pool, true, timeoutMs);
       },

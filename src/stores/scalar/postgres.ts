@@ -1,7 +1,8 @@
 import type * as PgModule from "pg";
 import type { Pool, PoolClient, QueryConfig } from "pg";
 import { importOptional } from "../../core/optional-import.js";
-import { describeTarget, positiveInteger, resolveTimeoutMs, resolveUrl, type ServerConnectionOptions } from "../connection.js";
+import { positiveInteger } from "../../core/validation.js";
+import { describeTarget, resolveTimeoutMs, resolveUrl, type ServerConnectionOptions } from "../connection.js";
 import { POSTGRES_SCHEMA } from "./sql-schema.js";
 import type { ReportRetentionOptions } from "./report-retention.js";
 import { SqlScalarStore, type SqlDriver, type SqlExecutor } from "./sql-store.js";
@@ -24,7 +25,7 @@ export interface PostgresScalarStoreOptions extends ServerConnectionOptions, Rep
   /** Connections in the store's pool. Default 10. */
   poolSize?: number;
   /** Milliseconds to wait for a connection before the call fails. Default 5000. */
-  connectTimeout?: number;
+  connectTimeoutMs?: number;
   /**
    * Milliseconds one store call may take, the wait for a connection included, before it fails with StoreError
    * (a lookup then misses and the model answers). A connection whose statement got no answer in that time is
@@ -142,8 +143,8 @@ function pgDriver(pool: Pool, owned: boolean, timeoutMs: number): SqlDriver {
 export class PostgresScalarStore extends SqlScalarStore {
   constructor(options: PostgresScalarStoreOptions = {}) {
     const url = options.pool ? undefined : resolveUrl("postgres", options);
-    const poolSize = positiveInteger("postgres", "poolSize", options.poolSize, 10);
-    const connectTimeout = positiveInteger("postgres", "connectTimeout", options.connectTimeout, 5000);
+    const poolSize = positiveInteger("postgres: poolSize", options.poolSize, 10);
+    const connectTimeoutMs = positiveInteger("postgres: connectTimeoutMs", options.connectTimeoutMs, 5000);
     const timeoutMs = resolveTimeoutMs("postgres", options.timeoutMs);
     super({
       kind: "postgres",
@@ -161,7 +162,7 @@ export class PostgresScalarStore extends SqlScalarStore {
         const pool = new PoolClass({
           ...(url === undefined ? { host, port, user, password, database } : { connectionString: url }),
           max: poolSize,
-          connectionTimeoutMillis: connectTimeout,
+          connectionTimeoutMillis: connectTimeoutMs,
         });
         // An idle connection the server dropped is discarded by the pool; without a listener it would crash the process.
         pool.on("error", () => undefined);

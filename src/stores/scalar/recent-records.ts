@@ -92,12 +92,12 @@ export class RecentRecords {
   }
 
   /** Keeps the bookkeeping columns as the store now holds them. */
-  touched(hits: ReadonlyArray<{ id: number; at: number; count: number }>): void {
-    for (const { id, at, count } of hits) {
+  touched(hits: ReadonlyArray<{ id: number; atMs: number; count: number }>): void {
+    for (const { id, atMs, count } of hits) {
       const keyHash = this.keyOfId.get(id);
       const record = keyHash === undefined ? undefined : this.byKey.get(keyHash);
       if (!record) continue;
-      record.lastAccess = Math.max(record.lastAccess, at);
+      record.lastAccessedAtMs = Math.max(record.lastAccessedAtMs, atMs);
       record.hitCount += count;
     }
   }

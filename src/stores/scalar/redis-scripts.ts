@@ -1,7 +1,8 @@
 /**
  * The Lua scripts of the Redis scalar store. Every write runs as one script, so Redis applies it atomically:
  * two replicas evicting at once never remove the same excess twice, and the sorted sets never disagree with
- * the records. ARGV[1] of every script is the key prefix ("<namespace>:").
+ * the records. ARGV[1] of every script is the key prefix ("<namespace>:"). Over 300 lines: one script per
+ * write, kept together because they all read and write the key layout below.
  *
  * Keys under the prefix:
  *   seq               INCR counter: record ids, in insertion order

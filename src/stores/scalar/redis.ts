@@ -1,16 +1,23 @@
+/**
+ * The Redis scalar store. Over 300 lines: one backend's implementation of the whole ScalarStore contract
+ * (records, eviction, expiry, sessions, reports, lifecycle): each method is a few lines of this database's
+ * calls, so splitting it would scatter one backend over files without giving either part a job of its own. (Its
+ * Lua scripts live in redis-scripts.ts.)
+ */
 import { createHash } from "node:crypto";
 import { StoreError, ValidationError } from "../../core/errors.js";
+import { isPositiveInteger, positiveInteger } from "../../core/validation.js";
 import { importOptional } from "../../core/optional-import.js";
 import type { AnswerType, CacheRecord, NewRecord, QuestionDep, ReportRow } from "../../core/types.js";
 import { bytesToVector, vectorToBytes } from "../../core/vector-math.js";
-import { checkEvictSizes, effectiveOrder } from "../../manager/eviction/policies.js";
+import { checkEvictSizes, effectiveOrder } from "../../core/eviction-policies.js";
 import type { EvictionColumn, EvictionPolicy } from "../../core/contracts/eviction.js";
 import {
-  describeTarget, Lazy, messageOf, positiveInteger, resolveTimeoutMs, resolveUrl, storeFault, withDeadline, type ServerConnectionOptions,
+  describeTarget, Lazy, messageOf, resolveTimeoutMs, resolveUrl, storeFault, withDeadline, type ServerConnectionOptions,
 } from "../connection.js";
 import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
 import { REDIS_SCRIPTS, type RedisScriptName } from "./redis-scripts.js";
-import { resolveMaxReports, type ReportRetentionOptions } from "./report-retention.js";
+import { resolveMaxReports, toStoredReport, type ReportRetentionOptions } from "./report-retention.js";
 import type { ScalarStore, ScalarStoreCapabilities, TableLenConfig } from "../../core/contracts/scalar-store.js";
 
 /** The part of a node-redis (v4+) client the store uses. */
@@ -32,13 +39,13 @@ export interface RedisScalarStoreOptions extends ServerConnectionOptions, Report
   namespace?: string;
   /**
    * Seconds after creation at which Redis itself deletes a record's hash, plus the same again as grace (so with
-   * ttl 3600 a hash lives two hours). The data manager hides entries older than its own ttl at once and purges
-   * them from the indexes; this expiry frees the memory even when no process is running. managerFactory passes
-   * its `ttl` here unless scalarParams sets one.
+   * ttlSeconds 3600 a hash lives two hours). The data manager hides entries older than its own ttlSeconds at once
+   * and purges them from the indexes; this expiry frees the memory even when no process is running. managerFactory
+   * passes its `ttlSeconds` here unless scalarParams sets one (YAML: scalar_params.ttl).
    */
-  ttl?: number;
+  ttlSeconds?: number;
   /** Milliseconds to wait for the connection. Default 5000. */
-  connectTimeout?: number;
+  connectTimeoutMs?: number;
   /**
    * Milliseconds one store call may take before it fails with StoreError (a lookup then misses and the model
    * answers). The store's own connection is then dropped and the next call connects afresh: Redis answers in
@@ -50,7 +57,7 @@ export interface RedisScalarStoreOptions extends ServerConnectionOptions, Report
   tableLenConfig?: Partial<TableLenConfig>;
 }
 
-const ORDER_CODE: Readonly<Record<EvictionColumn, string>> = { createOn: "c", lastAccess: "l", hitCount: "h", id: "i" };
+const ORDER_CODE: Readonly<Record<EvictionColumn, string>> = { createdAtMs: "c", lastAccessedAtMs: "l", hitCount: "h", id: "i" };
 
 /** An eviction order as the scripts know it: "l+i+" is last_access ascending, then id ascending. */
 export function orderCode(policy: EvictionPolicy): string {
@@ -95,8 +102,8 @@ function toRecord(id: number, flat: unknown): CacheRecord | null {
     partition: field("p"),
     deps: fields.has("d") ? (JSON.parse(field("d")) as QuestionDep[]) : undefined,
     embedding: embedding ? bytesToVector(embedding) : undefined,
-    createOn: Number(field("c")),
-    lastAccess: Number(field("l")),
+    createdAtMs: Number(field("c")),
+    lastAccessedAtMs: Number(field("l")),
     hitCount: Number(field("h")),
   };
 }
@@ -122,7 +129,7 @@ export class RedisScalarStore implements ScalarStore {
   private readonly prefix: string;
   private readonly ttlMs: number;
   private readonly maxReports: number;
-  private readonly connectTimeout: number;
+  private readonly connectTimeoutMs: number;
   private readonly timeoutMs: number;
   private connection = this.newConnection();
   /** Connects and loads nothing else: the scripts are loaded on first use. */
@@ -135,8 +142,8 @@ export class RedisScalarStore implements ScalarStore {
     if (typeof namespace !== "string" || namespace === "" || /\s/.test(namespace)) {
       throw new ValidationError(`redis: namespace must be a non-empty string without spaces, got "${String(namespace)}"`);
     }
-    if (options.ttl !== undefined && !(typeof options.ttl === "number" && options.ttl > 0)) {
-      throw new ValidationError("redis: ttl must be a positive number of seconds");
+    if (options.ttlSeconds !== undefined && !(typeof options.ttlSeconds === "number" && options.ttlSeconds > 0)) {
+      throw new ValidationError("redis: ttlSeconds must be a positive number of seconds");
     }
     if (options.database !== undefined && !/^\d+$/.test(options.database)) {
       throw new ValidationError("redis: database must be a database number such as \"0\"");
@@ -146,9 +153,9 @@ export class RedisScalarStore implements ScalarStore {
     this.namespace = namespace;
     this.prefix = `${namespace}:`;
     // Twice the ttl: the data manager's sweep removes a record from the indexes before Redis drops its hash.
-    this.ttlMs = options.ttl === undefined ? 0 : options.ttl * 2000;
+    this.ttlMs = options.ttlSeconds === undefined ? 0 : options.ttlSeconds * 2000;
     this.maxReports = resolveMaxReports("redis", options.maxReports);
-    this.connectTimeout = positiveInteger("redis", "connectTimeout", options.connectTimeout, 5000);
+    this.connectTimeoutMs = positiveInteger("redis: connectTimeoutMs", options.connectTimeoutMs, 5000);
     this.timeoutMs = resolveTimeoutMs("redis", options.timeoutMs);
     this.tableLen = resolveTableLen(options.tableLenConfig);
     this.target = options.client ? "redis (the client passed in)" : describeTarget("redis", this.url, options, 6379);
@@ -195,7 +202,7 @@ export class RedisScalarStore implements ScalarStore {
       disableOfflineQueue: true,
       socket: {
         ...(this.url === undefined ? { host: host ?? "127.0.0.1", port: port ?? 6379 } : {}),
-        connectTimeout: this.connectTimeout,
+        connectTimeout: this.connectTimeoutMs,
         // Never connected: give up (init reports it). Connected once: keep reconnecting in the background.
         // (A new Error: node-redis tests `instanceof Error`, which a socket error from another realm can fail.)
         reconnectStrategy: (retries: number, cause: Error) =>
@@ -248,7 +255,7 @@ export class RedisScalarStore implements ScalarStore {
       const hasDeps = r.deps !== undefined && r.deps.length > 0;
       const flags = `${r.embedding ? "e" : ""}${hasDeps ? "d" : ""}${r.session !== undefined ? "s" : ""}`;
       args.push(
-        r.question, r.answer, r.answerType, r.keyHash, r.partition, String(r.createOn), flags,
+        r.question, r.answer, r.answerType, r.keyHash, r.partition, String(r.createdAtMs), flags,
         r.embedding ? vectorToBytes(r.embedding) : "", hasDeps ? JSON.stringify(r.deps) : "", r.session ?? "",
       );
     }
@@ -264,10 +271,10 @@ export class RedisScalarStore implements ScalarStore {
     return found ? toRecord(found[0], found[1]) : null;
   }
 
-  async touch(hits: ReadonlyArray<{ id: number; at: number; count: number }>): Promise<void> {
+  async touch(hits: ReadonlyArray<{ id: number; atMs: number; count: number }>): Promise<void> {
     if (hits.length === 0) return;
     const args = [String(hits.length)];
-    for (const { id, at, count } of hits) args.push(String(id), String(at), String(count));
+    for (const { id, atMs, count } of hits) args.push(String(id), String(atMs), String(count));
     await this.run("touch", "touch", args);
   }
 
@@ -309,7 +316,7 @@ export class RedisScalarStore implements ScalarStore {
   }
 
   async *iterate(batchSize = 1000): AsyncIterable<CacheRecord> {
-    if (!Number.isInteger(batchSize) || batchSize < 1) throw new ValidationError("iterate: batchSize must be a positive integer");
+    if (!isPositiveInteger(batchSize)) throw new ValidationError("iterate: batchSize must be a positive integer");
     let afterId = 0;
     for (;;) {
       const flat = (await this.run("iterate", "page", [String(afterId), String(batchSize)])) as unknown[];
@@ -323,7 +330,7 @@ export class RedisScalarStore implements ScalarStore {
   }
 
   async addSession(id: number, session: string): Promise<void> {
-    checkLength("session_id", session, this.tableLen);
+    checkLength("sessionId", session, this.tableLen);
     await this.run("addSession", "addSession", [String(id), session]);
   }
 
@@ -346,7 +353,7 @@ export class RedisScalarStore implements ScalarStore {
   }
 
   async addReports(rows: readonly ReportRow[]): Promise<void> {
-    if (rows.length > 0 && this.maxReports > 0) await this.run("addReports", "addReports", [String(this.maxReports), ...rows.map((row) => JSON.stringify(row))]);
+    if (rows.length > 0 && this.maxReports > 0) await this.run("addReports", "addReports", [String(this.maxReports), ...rows.map((row) => JSON.stringify(toStoredReport(row)))]);
   }
 
   async countReports(): Promise<number> {

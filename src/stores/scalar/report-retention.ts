@@ -1,4 +1,5 @@
-import { ValidationError } from "../../core/errors.js";
+import { nonNegativeInteger } from "../../core/validation.js";
+import type { ReportRow } from "../../core/types.js";
 
 /**
  * Report rows kept by default. A row (~300 bytes: the user's question, the cached question and answer) is
@@ -17,9 +18,21 @@ export interface ReportRetentionOptions {
 
 /** `maxReports` checked (a non-negative integer) with its default applied. */
 export function resolveMaxReports(store: string, maxReports: number | undefined): number {
-  if (maxReports === undefined) return DEFAULT_MAX_REPORTS;
-  if (!(Number.isInteger(maxReports) && maxReports >= 0)) {
-    throw new ValidationError(`${store}: maxReports must be a non-negative integer, got ${String(maxReports)}`);
-  }
-  return maxReports;
+  return nonNegativeInteger(`${store}: maxReports`, maxReports, DEFAULT_MAX_REPORTS);
+}
+
+/**
+ * A report row as the document and file stores keep it (MongoDB documents, Redis JSON, the memory store's file):
+ * the names they were first written with, so rows written by an older version still read the same.
+ */
+export type StoredReportRow = Omit<ReportRow, "lookupMs" | "hitAtMs"> & { cacheDeltaTime: number; cacheTime: number };
+
+/** `row` in its stored spelling. */
+export function toStoredReport({ lookupMs, hitAtMs, ...row }: ReportRow): StoredReportRow {
+  return { ...row, cacheDeltaTime: lookupMs, cacheTime: hitAtMs };
+}
+
+/** A stored report row read back. */
+export function fromStoredReport({ cacheDeltaTime, cacheTime, ...row }: StoredReportRow): ReportRow {
+  return { ...row, lookupMs: cacheDeltaTime, hitAtMs: cacheTime };
 }

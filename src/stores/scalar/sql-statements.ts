@@ -7,7 +7,7 @@
  */
 import type { AnswerType, CacheRecord, QuestionDep } from "../../core/types.js";
 import { bytesToVector } from "../../core/vector-math.js";
-import { effectiveOrder } from "../../manager/eviction/policies.js";
+import { effectiveOrder } from "../../core/eviction-policies.js";
 import type { EvictionColumn, EvictionPolicy } from "../../core/contracts/eviction.js";
 import type { TableNames } from "./table-names.js";
 
@@ -76,7 +76,7 @@ export function scalarStatements(t: TableNames, dialect: SqlDialect = SQLITE_DIA
     findByKey: `SELECT ${record} FROM ${t.question} q ${withDeps}
       WHERE q.id = (SELECT id FROM ${t.question} WHERE key_hash = ? AND deleted = 0 ORDER BY id DESC LIMIT 1)
       ORDER BY d.id`,
-    /** Parameters: at, at, count, id. */
+    /** Parameters: atMs, atMs, count, id. */
     touch: `UPDATE ${t.question}
       SET last_access = CASE WHEN last_access < ? THEN ? ELSE last_access END, hit_count = hit_count + ?
       WHERE id = ?`,
@@ -155,9 +155,9 @@ export function serverStatements(t: TableNames) {
 
 const SQL_COLUMN: Readonly<Record<EvictionColumn, string>> = {
   id: "id",
-  lastAccess: "last_access",
+  lastAccessedAtMs: "last_access",
   hitCount: "hit_count",
-  createOn: "create_on",
+  createdAtMs: "create_on",
 };
 
 /** Ids of the first `?` live records in the policy's order (the policy is already validated). */
@@ -184,8 +184,8 @@ export function toRecords(rows: readonly RecordRow[]): CacheRecord[] {
         partition: row.partition,
         deps: undefined,
         embedding: row.embedding === null ? undefined : bytesToVector(row.embedding),
-        createOn: Number(row.create_on),
-        lastAccess: Number(row.last_access),
+        createdAtMs: Number(row.create_on),
+        lastAccessedAtMs: Number(row.last_access),
         hitCount: Number(row.hit_count),
       };
       records.push(last);

@@ -1,7 +1,14 @@
+/**
+ * The store shared by the SQL dialects (PostgreSQL, MySQL/MariaDB). Over 300 lines: one backend's implementation
+ * of the whole ScalarStore contract (records, eviction, expiry, sessions, reports, lifecycle): each method is a
+ * few lines of the dialect-neutral statements, so splitting it would scatter one backend over files without
+ * giving either part a job of its own.
+ */
 import { StoreError, ValidationError } from "../../core/errors.js";
 import type { CacheRecord, NewRecord, ReportRow } from "../../core/types.js";
 import { bytesToVector, vectorToBytes } from "../../core/vector-math.js";
-import { checkEvictSizes } from "../../manager/eviction/policies.js";
+import { isPositiveInteger } from "../../core/validation.js";
+import { checkEvictSizes } from "../../core/eviction-policies.js";
 import type { EvictionPolicy } from "../../core/contracts/eviction.js";
 import { Lazy, storeFault, withDeadline } from "../connection.js";
 import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
@@ -52,7 +59,7 @@ export interface SqlStoreSetup {
   maxReports?: number;
 }
 
-type Hit = { id: number; at: number; count: number };
+type Hit = { id: number; atMs: number; count: number };
 
 const RETRIES = 5;
 /** Ids per `UPDATE ... IN (...)`: well under every database's parameter limit. */
@@ -173,7 +180,7 @@ export class SqlScalarStore implements ScalarStore {
       for (const r of records) {
         const embedding = r.embedding ? vectorToBytes(r.embedding) : null;
         const inserted = await tx.query(s.insertQuestion, [
-          r.question, r.answer, r.answerType, r.keyHash, r.partition, r.createOn, r.createOn, embedding,
+          r.question, r.answer, r.answerType, r.keyHash, r.partition, r.createdAtMs, r.createdAtMs, embedding,
         ]);
         const id = Number(inserted.insertId ?? inserted.rows[0]?.id);
         for (const dep of r.deps ?? []) await tx.query(s.insertDep, [id, dep.name, dep.data, dep.type]);
@@ -199,7 +206,7 @@ export class SqlScalarStore implements ScalarStore {
     // Rows are locked in id order, so two batches touching the same rows never deadlock.
     const ordered = [...hits].sort((a, b) => a.id - b.id);
     await this.transaction("touch", async (tx) => {
-      for (const { id, at, count } of ordered) await tx.query(this.s.touch, [at, at, count, id]);
+      for (const { id, atMs, count } of ordered) await tx.query(this.s.touch, [atMs, atMs, count, id]);
     });
   }
 
@@ -263,7 +270,7 @@ export class SqlScalarStore implements ScalarStore {
   }
 
   async *iterate(batchSize = 1000): AsyncIterable<CacheRecord> {
-    if (!Number.isInteger(batchSize) || batchSize < 1) throw new ValidationError("iterate: batchSize must be a positive integer");
+    if (!isPositiveInteger(batchSize)) throw new ValidationError("iterate: batchSize must be a positive integer");
     let afterId = 0;
     for (;;) {
       const after = afterId;
@@ -277,7 +284,7 @@ export class SqlScalarStore implements ScalarStore {
   }
 
   async addSession(id: number, session: string): Promise<void> {
-    checkLength("session_id", session, this.tableLen);
+    checkLength("sessionId", session, this.tableLen);
     await this.run("addSession", (d) => d.query(this.s.addSession, [id, session]));
   }
 
@@ -302,7 +309,7 @@ export class SqlScalarStore implements ScalarStore {
       for (const r of rows) {
         await tx.query(this.s.addReport, [
           r.userQuestion, r.cacheQuestionId, r.cacheQuestion, r.cacheAnswer,
-          r.similarity, r.cacheDeltaTime, r.cacheTime, r.extra ?? null,
+          r.similarity, r.lookupMs, r.hitAtMs, r.extra ?? null,
         ]);
       }
       await tx.query(this.s.trimReports, [this.maxReports]);

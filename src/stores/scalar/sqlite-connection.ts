@@ -11,7 +11,7 @@ import { batchStatements } from "./sql-statements.js";
 import { evictionSelect, scalarStatements, sqliteDdl, type TableNames } from "./sqlite-schema.js";
 
 export type SqliteStatements = { [K in keyof ReturnType<typeof scalarStatements>]: BetterSqlite3.Statement };
-export type SqliteHit = { id: number; at: number; count: number };
+export type SqliteHit = { id: number; atMs: number; count: number };
 
 /** Rows per batched statement (SQLite allows 32,766 parameters; reports take 8 a row). */
 const BATCH_ROWS = 128;
@@ -71,7 +71,7 @@ export function writeTransactions(db: BetterSqlite3.Database, tables: TableNames
       records.map((r) => {
         const embedding = r.embedding ? vectorToBytes(r.embedding) : null;
         const { lastInsertRowid } = s.insertQuestion.run(
-          r.question, r.answer, r.answerType, r.keyHash, r.partition, r.createOn, r.createOn, embedding,
+          r.question, r.answer, r.answerType, r.keyHash, r.partition, r.createdAtMs, r.createdAtMs, embedding,
         );
         const id = Number(lastInsertRowid);
         for (const dep of r.deps ?? []) s.insertDep.run(id, dep.name, dep.data, dep.type);
@@ -99,11 +99,11 @@ export function writeTransactions(db: BetterSqlite3.Database, tables: TableNames
       s.purgeDeps.run();
       return s.purgeQuestions.run().changes;
     }),
-    touch: immediate((hits: readonly SqliteHit[]) => inBatches("touchMany", hits, ({ id, at, count }) => [id, at, count])),
+    touch: immediate((hits: readonly SqliteHit[]) => inBatches("touchMany", hits, ({ id, atMs, count }) => [id, atMs, count])),
     addReports: immediate((rows: readonly ReportRow[]) => {
       inBatches("addReportMany", rows, (r) => [
         r.userQuestion, r.cacheQuestionId, r.cacheQuestion, r.cacheAnswer,
-        r.similarity, r.cacheDeltaTime, r.cacheTime, r.extra ?? null,
+        r.similarity, r.lookupMs, r.hitAtMs, r.extra ?? null,
       ]);
       s.trimReports.run(maxReports);
     }),

@@ -192,6 +192,9 @@ class WriterThread {
   }
 }
 
+/** The least time opening the writer thread may take (see ThreadWriter.open). */
+const OPEN_TIMEOUT_MS = 30_000;
+
 /**
  * Writes on a writer thread, started with the store and again after it stopped (the next write starts a new
  * one). A call that gets no answer within `timeoutMs` fails (the request fails open), and the thread skips it if
@@ -207,11 +210,15 @@ export class ThreadWriter implements SqliteWriter {
     private readonly timeoutMs: number,
   ) {}
 
-  /** Starts the thread and waits until its connection has set the database up; a failure stops it again. */
+  /**
+   * Starts the thread and waits until its connection has set the database up; a failure stops it again. Starting a
+   * thread (a new V8 isolate loading the driver) is not a write: on a loaded machine it takes longer than a short
+   * `timeoutMs`, so opening waits at least OPEN_TIMEOUT_MS before it gives up on a disk that never answers.
+   */
   async open(): Promise<void> {
     const thread = this.started();
     try {
-      await withDeadline("sqlite", `opening ${this.data.path}`, this.timeoutMs, () => thread.ready);
+      await withDeadline("sqlite", `opening ${this.data.path}`, Math.max(this.timeoutMs, OPEN_TIMEOUT_MS), () => thread.ready);
     } catch (error) {
       await this.close();
       throw error;

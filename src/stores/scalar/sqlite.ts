@@ -1,3 +1,9 @@
+/**
+ * The SQLite scalar store. Over 300 lines: one backend's implementation of the whole ScalarStore contract
+ * (records, eviction, expiry, sessions, reports, lifecycle): each method is a few lines of this database's
+ * calls, so splitting it would scatter one backend over files without giving either part a job of its own.
+ * (Writes go through sqlite-writer.ts.)
+ */
 import { closeSync, openSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
@@ -6,9 +12,10 @@ import type BetterSqlite3 from "better-sqlite3";
 import { SemcacheError, StoreError, ValidationError } from "../../core/errors.js";
 import { importOptional, nativeLoadError } from "../../core/optional-import.js";
 import { makePrivateDirSync, PRIVATE_FILE_MODE } from "../../core/private-files.js";
+import { isNonNegativeInteger, isPositiveInteger } from "../../core/validation.js";
 import type { CacheRecord, NewRecord, ReportRow } from "../../core/types.js";
 import { bytesToVector } from "../../core/vector-math.js";
-import { checkEvictSizes } from "../../manager/eviction/policies.js";
+import { checkEvictSizes } from "../../core/eviction-policies.js";
 import type { EvictionPolicy } from "../../core/contracts/eviction.js";
 import { resolveTimeoutMs } from "../connection.js";
 import { checkLength, checkRecords, resolveTableLen } from "./limits.js";
@@ -28,10 +35,11 @@ export interface SqliteScalarStoreOptions extends ReportRetentionOptions {
   /** Column lengths (see DEFAULT_TABLE_LEN); values longer than these are rejected before writing. */
   tableLenConfig?: Partial<TableLenConfig>;
   /** Milliseconds a writer waits for another connection's lock before failing. Default 5000. */
-  busyTimeout?: number;
+  busyTimeoutMs?: number;
   /**
    * Milliseconds a write may take, its wait for the lock included, before its caller fails open (the write still
-   * runs when it can). Default DEFAULT_STORE_TIMEOUT_MS (5000).
+   * runs when it can). Default DEFAULT_STORE_TIMEOUT_MS (5000). Opening the store (starting its writer thread)
+   * waits at least 30 s, however short this is.
    */
   timeoutMs?: number;
   /**
@@ -76,21 +84,21 @@ const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
 const CHECKPOINTER = `
 const { parentPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.driver);
-const db = new Database(workerData.path, { timeout: workerData.busyTimeout });
+const db = new Database(workerData.path, { timeout: workerData.busyTimeoutMs });
 const checkpoint = () => { try { db.pragma("wal_checkpoint(PASSIVE)"); } catch {} };
 const timer = setInterval(checkpoint, workerData.intervalMs);
 parentPort.once("message", () => { clearInterval(timer); db.close(); process.exit(0); });
 `;
 
 /** Starts the checkpointer; on any failure the writer's connection goes back to checkpointing itself. */
-function startCheckpointer(writer: SqliteWriter, path: string, busyTimeout: number): Checkpointer | undefined {
+function startCheckpointer(writer: SqliteWriter, path: string, busyTimeoutMs: number): Checkpointer | undefined {
   let driver: string;
   try {
     driver = createRequire(import.meta.url).resolve("better-sqlite3");
   } catch {
     return undefined;
   }
-  const worker = new Worker(CHECKPOINTER, { eval: true, workerData: { driver, path, busyTimeout, intervalMs: CHECKPOINT_MS } });
+  const worker = new Worker(CHECKPOINTER, { eval: true, workerData: { driver, path, busyTimeoutMs, intervalMs: CHECKPOINT_MS } });
   worker.unref();
   worker.on("error", () => {
     writer.run("autoCheckpoint", SQLITE_AUTOCHECKPOINT_PAGES).catch(() => undefined);
@@ -132,7 +140,7 @@ export class SqliteScalarStore implements ScalarStore {
   readonly tableLen: Readonly<TableLenConfig>;
   readonly path: string;
   private readonly tables: TableNames;
-  private readonly busyTimeout: number;
+  private readonly busyTimeoutMs: number;
   private readonly timeoutMs: number;
   private readonly recent: RecentRecords;
   private readonly maxReports: number;
@@ -147,16 +155,16 @@ export class SqliteScalarStore implements ScalarStore {
     if (typeof options?.path !== "string" || options.path === "") {
       throw new ValidationError("sqlite scalar store: path must be a non-empty string");
     }
-    const busyTimeout = options.busyTimeout ?? 5000;
-    if (!Number.isInteger(busyTimeout) || busyTimeout < 0) {
-      throw new ValidationError("sqlite scalar store: busyTimeout must be a non-negative integer");
+    const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
+    if (!isNonNegativeInteger(busyTimeoutMs)) {
+      throw new ValidationError("sqlite scalar store: busyTimeoutMs must be a non-negative integer");
     }
     const recentRecords = options.recentRecords ?? DEFAULT_RECENT_RECORDS;
-    if (!Number.isInteger(recentRecords) || recentRecords < 0) {
+    if (!isNonNegativeInteger(recentRecords)) {
       throw new ValidationError("sqlite scalar store: recentRecords must be a non-negative integer");
     }
     this.path = options.path;
-    this.busyTimeout = busyTimeout;
+    this.busyTimeoutMs = busyTimeoutMs;
     this.timeoutMs = resolveTimeoutMs("sqlite scalar store", options.timeoutMs);
     this.recent = new RecentRecords(recentRecords);
     this.maxReports = resolveMaxReports("sqlite scalar store", options.maxReports);
@@ -181,7 +189,7 @@ export class SqliteScalarStore implements ScalarStore {
     if (this.capabilities.persistent) createPrivateFile(this.path);
     let db: BetterSqlite3.Database;
     try {
-      db = new Database(this.path, { timeout: this.capabilities.persistent ? READ_BUSY_TIMEOUT_MS : this.busyTimeout });
+      db = new Database(this.path, { timeout: this.capabilities.persistent ? READ_BUSY_TIMEOUT_MS : this.busyTimeoutMs });
     } catch (error) {
       // better-sqlite3 loads its native addon on first use, not on import.
       throw nativeLoadError(error, "better-sqlite3", "The sqlite scalar store");
@@ -191,7 +199,7 @@ export class SqliteScalarStore implements ScalarStore {
       const s = prepareStatements(db, this.tables);
       const dataVersion = db.prepare("PRAGMA data_version").pluck();
       this.reader = { db, s, dataVersion: () => dataVersion.get() as number };
-      if (this.capabilities.persistent) this.checkpointer = startCheckpointer(this.writer, this.path, this.busyTimeout);
+      if (this.capabilities.persistent) this.checkpointer = startCheckpointer(this.writer, this.path, this.busyTimeoutMs);
     } catch (error) {
       db.close();
       await this.writer?.close();
@@ -207,7 +215,7 @@ export class SqliteScalarStore implements ScalarStore {
         path: this.path,
         tables: this.tables,
         maxReports: this.maxReports,
-        busyTimeoutMs: this.busyTimeout,
+        busyTimeoutMs: this.busyTimeoutMs,
         autoCheckpointPages: FALLBACK_CHECKPOINT_PAGES,
       },
       this.timeoutMs,
@@ -267,7 +275,7 @@ export class SqliteScalarStore implements ScalarStore {
     );
   }
 
-  async touch(hits: ReadonlyArray<{ id: number; at: number; count: number }>): Promise<void> {
+  async touch(hits: ReadonlyArray<{ id: number; atMs: number; count: number }>): Promise<void> {
     if (hits.length === 0) return;
     await this.write("touch", (w) => w.run("touch", hits));
     this.recent.touched(hits);
@@ -324,7 +332,7 @@ export class SqliteScalarStore implements ScalarStore {
   }
 
   async *iterate(batchSize = 1000): AsyncIterable<CacheRecord> {
-    if (!Number.isInteger(batchSize) || batchSize < 1) throw new ValidationError("iterate: batchSize must be a positive integer");
+    if (!isPositiveInteger(batchSize)) throw new ValidationError("iterate: batchSize must be a positive integer");
     let afterId = 0;
     for (;;) {
       const after = afterId;
@@ -336,7 +344,7 @@ export class SqliteScalarStore implements ScalarStore {
   }
 
   async addSession(id: number, session: string): Promise<void> {
-    checkLength("session_id", session, this.tableLen);
+    checkLength("sessionId", session, this.tableLen);
     await this.writes("addSession").run("addSession", id, session);
   }
 
@@ -365,7 +373,7 @@ export class SqliteScalarStore implements ScalarStore {
   /**
    * Commits are already durable against a process crash; a checkpoint also moves the WAL into the file. After
    * rows were removed the checkpoint truncates the WAL, which still holds their pages as they were before (it
-   * waits up to busyTimeout for readers of other connections; the WAL is kept if they do not finish).
+   * waits up to busyTimeoutMs for readers of other connections; the WAL is kept if they do not finish).
    */
   async flush(): Promise<void> {
     const mode = this.removedSinceFlush ? "TRUNCATE" : "PASSIVE";

@@ -1,4 +1,6 @@
 import { DimensionMismatchError, SemcacheError, StoreError, ValidationError } from "../../core/errors.js";
+import { isNonNegativeInteger } from "../../core/validation.js";
+import type { Clock } from "../../core/clock.js";
 import { messageOf, resolveTimeoutMs, withDeadline } from "../connection.js";
 import { uuidFromId } from "./langchain-bridge.js";
 import { toCosineDistance, type ScoreKind } from "./score-mapping.js";
@@ -80,19 +82,22 @@ export class DatabaseVectorIndex implements VectorIndex {
   readonly capabilities: VectorIndexCapabilities = Object.freeze({ persistent: true, shared: true });
   private readonly database: VectorDatabase;
   private readonly timeoutMs: number;
+  private readonly clock?: Clock;
   private dim: number;
   private current?: Promise<LangChainVectorStoreLike>;
   private opening?: Promise<void>;
   private opened = false;
   private closed = false;
 
-  constructor(database: VectorDatabase, dimension = 0, options: { timeoutMs?: number } = {}) {
-    if (!Number.isInteger(dimension) || dimension < 0) {
+  /** `clock` times the calls' deadlines (a test's ManualClock); default: a plain timer. */
+  constructor(database: VectorDatabase, dimension = 0, options: { timeoutMs?: number; clock?: Clock } = {}) {
+    if (!isNonNegativeInteger(dimension)) {
       throw new ValidationError(`The "${database.kind}" vector store: dimension must be an integer >= 0, got ${dimension}`);
     }
     this.database = database;
     this.dim = dimension;
     this.timeoutMs = resolveTimeoutMs(database.kind, options.timeoutMs);
+    this.clock = options.clock;
   }
 
   get kind(): string {
@@ -265,7 +270,7 @@ export class DatabaseVectorIndex implements VectorIndex {
     try {
       if (!Number.isFinite(limitMs)) return await task();
       // Wrapped in async: a task that throws at once still settles, and clears the timer.
-      return await withDeadline(this.kind, `${what} (${this.location})`, limitMs, async () => task(), () => this.expired());
+      return await withDeadline(this.kind, `${what} (${this.location})`, limitMs, async () => task(), () => this.expired(), this.clock);
     } catch (error) {
       if (SemcacheError.isInstance(error)) throw error;
       throw new StoreError(this.kind, `${what} (${this.location}): ${messageOf(error)}`, { cause: error });

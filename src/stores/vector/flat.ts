@@ -1,4 +1,5 @@
 import { DimensionMismatchError, ValidationError } from "../../core/errors.js";
+import { isNonNegativeInteger } from "../../core/validation.js";
 import { dot } from "../../core/vector-math.js";
 import type { VectorHit, VectorIndex, VectorIndexCapabilities } from "../../core/contracts/vector-index.js";
 
@@ -20,7 +21,7 @@ export class FlatIndex implements VectorIndex {
 
   constructor(options: { dimension?: number } = {}) {
     const dimension = options.dimension ?? 0;
-    if (!Number.isInteger(dimension) || dimension < 0) throw new ValidationError("flat index: `dimension` must be a non-negative integer.");
+    if (!isNonNegativeInteger(dimension)) throw new ValidationError("flat index: `dimension` must be a non-negative integer.");
     this.dim = dimension;
   }
 

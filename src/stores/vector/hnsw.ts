@@ -1,6 +1,12 @@
+/**
+ * The hnswlib vector index. Over 300 lines: one index's implementation of the whole VectorIndex contract, with
+ * its save and load and its folder lock: the methods share the loaded native index and its id maps, so there is
+ * no seam to split at.
+ */
 import type * as Hnswlib from "hnswlib-node";
 import { DimensionMismatchError, StoreError, ValidationError } from "../../core/errors.js";
 import { importOptional } from "../../core/optional-import.js";
+import { integerAtLeast } from "../../core/validation.js";
 import { lockFolder, type FolderLock } from "../data-dir-lock.js";
 import { clampCosineDistance } from "./score-mapping.js";
 import { readSnapshot, writeSnapshot } from "./snapshot.js";
@@ -40,13 +46,6 @@ interface HnswMeta {
 const KIND = "hnswlib";
 /** hnswlib-node passes labels as uint32. */
 const MAX_ID = 0xffffffff;
-
-function positiveInteger(name: string, value: number, min: number): number {
-  if (!Number.isInteger(value) || value < min) {
-    throw new ValidationError(`HnswIndex: ${name} must be an integer >= ${min}, got ${value}`);
-  }
-  return value;
-}
 
 function isLabel(id: number): boolean {
   return Number.isInteger(id) && id >= 0 && id <= MAX_ID;
@@ -93,12 +92,12 @@ export class HnswIndex implements VectorIndex {
   private tail: Promise<unknown> = Promise.resolve();
 
   constructor(options: HnswIndexOptions) {
-    this.dim = positiveInteger("dimension", options.dimension, 0);
+    this.dim = integerAtLeast("HnswIndex: dimension", options.dimension, 0);
     this.path = options.path;
-    this.M = positiveInteger("M", options.M ?? 16, 2);
-    this.efConstruction = positiveInteger("efConstruction", options.efConstruction ?? 200, 1);
-    this.ef = positiveInteger("ef", options.ef ?? DEFAULT_HNSW_EF, 1);
-    this.initialCapacity = positiveInteger("initialCapacity", options.initialCapacity ?? 1024, 1);
+    this.M = integerAtLeast("HnswIndex: M", options.M ?? 16, 2);
+    this.efConstruction = integerAtLeast("HnswIndex: efConstruction", options.efConstruction ?? 200, 1);
+    this.ef = integerAtLeast("HnswIndex: ef", options.ef ?? DEFAULT_HNSW_EF, 1);
+    this.initialCapacity = integerAtLeast("HnswIndex: initialCapacity", options.initialCapacity ?? 1024, 1);
     this.capabilities = Object.freeze({ persistent: this.path !== undefined, shared: false });
   }
 

@@ -19,6 +19,7 @@ import { FlatIndex } from "./flat.js";
 import { DEFAULT_HNSW_EF, HnswIndex, type HnswIndexOptions } from "./hnsw.js";
 import { LangChainVectorIndex, type LangChainVectorStoreLike } from "./langchain-bridge.js";
 import type { ScoreKind } from "./score-mapping.js";
+import { UsearchIndex, type UsearchIndexOptions } from "./usearch-index.js";
 import type { VectorIndex } from "../../core/contracts/vector-index.js";
 import { vectorsOnlyEmbeddings } from "./vectors-only-embeddings.js";
 
@@ -28,6 +29,7 @@ export type VectorKind =
   | "flat"
   | "langchain-hnswlib"
   | "usearch"
+  | "langchain-usearch"
   | "memory"
   | "faiss"
   | "pgvector"
@@ -42,10 +44,11 @@ export type VectorKind =
   | "mongodb-atlas";
 
 /**
- * vectorParams of the data manager: HnswIndex's options (ef also tunes langchain-hnswlib), the bridge's, and each
- * database kind's connection and naming options (url, collection, ...; read and checked by the kind).
+ * vectorParams of the data manager: HnswIndex's and UsearchIndex's options (ef also tunes langchain-hnswlib; M,
+ * efConstruction and ef stand in for usearch's connectivity, expansionAdd and expansionSearch), the bridge's, and
+ * each database kind's connection and naming options (url, collection, ...; read and checked by the kind).
  */
-export interface VectorIndexParams extends HnswIndexOptions {
+export interface VectorIndexParams extends HnswIndexOptions, UsearchIndexOptions {
   /** A user's VectorStore: the unit of its scores, when the bridge cannot detect it. */
   score?: ScoreKind;
   /** A user's VectorStore: its `delete({ ids })` removes single documents. */
@@ -140,7 +143,18 @@ const FACTORIES: Record<VectorKind, (params: VectorIndexParams) => VectorIndex> 
     }),
   flat: (params) => new FlatIndex({ dimension: params.dimension }),
   "langchain-hnswlib": langchainHnswlib,
-  usearch: unsaved("usearch", "@langchain/community/vectorstores/usearch", "USearch"),
+  // The native index (saved, deletes by id, compact vectors); LangChain's USearch store stays reachable.
+  usearch: (params) =>
+    new UsearchIndex({
+      dimension: params.dimension,
+      path: params.path,
+      quantization: params.quantization,
+      connectivity: params.connectivity ?? params.M,
+      expansionAdd: params.expansionAdd ?? params.efConstruction,
+      expansionSearch: params.expansionSearch ?? params.ef,
+      view: params.view,
+    }),
+  "langchain-usearch": unsaved("langchain-usearch", "@langchain/community/vectorstores/usearch", "USearch"),
   memory: unsaved("memory", "@langchain/classic/vectorstores/memory", "MemoryVectorStore"),
   faiss,
   pgvector: database(pgvectorDatabase),

@@ -1,5 +1,11 @@
+/**
+ * A LangChain VectorStore as the cache's vector index. Over 300 lines: one index's implementation of the whole
+ * VectorIndex contract, with its save and load and its folder lock: the methods share the wrapped store and its
+ * id mapping, so there is no seam to split at.
+ */
 import { mkdir } from "node:fs/promises";
 import { DimensionMismatchError, SemcacheError, StoreError, ValidationError } from "../../core/errors.js";
+import { isNonNegativeInteger } from "../../core/validation.js";
 import { SCORE_KINDS, toCosineDistance, type ScoreKind } from "./score-mapping.js";
 import { readSnapshot, writeSnapshot } from "./snapshot.js";
 import {
@@ -89,7 +95,7 @@ export class LangChainVectorIndex implements VectorIndex {
 
   constructor(store: LangChainStoreSource, options: LangChainVectorIndexOptions = {}) {
     const dimension = options.dimension ?? 0;
-    if (!Number.isInteger(dimension) || dimension < 0) {
+    if (!isNonNegativeInteger(dimension)) {
       throw new ValidationError(`LangChainVectorIndex: dimension must be an integer >= 0, got ${dimension}`);
     }
     if (options.score !== undefined && !SCORE_KINDS.includes(options.score)) {

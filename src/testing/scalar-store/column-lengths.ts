@@ -10,13 +10,13 @@ export function columnLengthTests({ runner, open, has, itWith }: ScalarSuitePart
 
   limited("rejects a batch with a too-long question with ValueTooLongError and writes none of it", async () => {
     const store = await open();
-    const tooLong = "x".repeat(DEFAULT_TABLE_LEN.question_question + 1);
+    const tooLong = "x".repeat(DEFAULT_TABLE_LEN.question + 1);
     const attempt = store.insert([sampleRecord({ keyHash: "ok", session: "s" }), sampleRecord({ question: tooLong })]);
     await expect(attempt).rejects.toBeInstanceOf(ValueTooLongError);
     await expect(attempt).rejects.toMatchObject({
-      field: "question_question",
-      length: DEFAULT_TABLE_LEN.question_question + 1,
-      maxLength: DEFAULT_TABLE_LEN.question_question,
+      field: "question",
+      length: DEFAULT_TABLE_LEN.question + 1,
+      maxLength: DEFAULT_TABLE_LEN.question,
     });
     expect(await store.count()).toBe(0);
     expect(await store.findByKey("ok")).toBeNull();
@@ -24,16 +24,16 @@ export function columnLengthTests({ runner, open, has, itWith }: ScalarSuitePart
     expect(await store.insert([sampleRecord({ question: tooLong.slice(1) })])).toHaveLength(1);
   });
 
-  const small: TableLenConfig = { question_question: 5, answer_answer: 5, session_id: 5, dep_name: 5, dep_data: 5 };
+  const small: TableLenConfig = { question: 5, answer: 5, sessionId: 5, depName: 5, depData: 5 };
   const fields: Array<[keyof TableLenConfig, (value: string) => Partial<NewRecord>]> = [
-    ["question_question", (question) => ({ question })],
-    ["answer_answer", (answer) => ({ answer })],
-    ["session_id", (session) => ({ session })],
-    ["dep_name", (name) => ({ deps: [{ name, data: "d", type: "str" }] })],
-    ["dep_data", (data) => ({ deps: [{ name: "n", data, type: "str" }] })],
+    ["question", (question) => ({ question })],
+    ["answer", (answer) => ({ answer })],
+    ["sessionId", (session) => ({ session })],
+    ["depName", (name) => ({ deps: [{ name, data: "d", type: "str" }] })],
+    ["depData", (data) => ({ deps: [{ name: "n", data, type: "str" }] })],
   ];
   for (const [field, withValue] of fields) {
-    (field === "session_id" ? itWith("columnLengths", "sessions") : limited)(`enforces tableLenConfig.${field}, accepting values at the limit`, async () => {
+    (field === "sessionId" ? itWith("columnLengths", "sessions") : limited)(`enforces tableLenConfig.${field}, accepting values at the limit`, async () => {
       const store = await open({ tableLenConfig: small });
       expect(store.tableLen).toEqual(small);
       await expect(store.insert([sampleRecord(withValue("123456"))])).rejects.toMatchObject({ field, length: 6, maxLength: 5 });
@@ -43,20 +43,20 @@ export function columnLengthTests({ runner, open, has, itWith }: ScalarSuitePart
   }
 
   itWith("columnLengths", "sessions")("rejects a too-long session id in addSession without linking it", async () => {
-    const store = await open({ tableLenConfig: { session_id: 3 } });
+    const store = await open({ tableLenConfig: { sessionId: 3 } });
     const [id] = await store.insert([sampleRecord()]);
     await expect(store.addSession(id, "abcd")).rejects.toBeInstanceOf(ValueTooLongError);
     expect(await store.sessionsOf(id)).toEqual([]);
   });
 
   limited("counts column lengths in characters, not UTF-16 units", async () => {
-    const store = await open({ tableLenConfig: { question_question: 5 } });
+    const store = await open({ tableLenConfig: { question: 5 } });
     expect(await store.insert([sampleRecord({ question: "😀😀😀😀😀" })])).toHaveLength(1);
     await expect(store.insert([sampleRecord({ question: "😀😀😀😀😀😀" })])).rejects.toMatchObject({ length: 6 });
   });
 
   limited("rejects an invalid tableLenConfig with ValidationError", async () => {
-    await expect(open({ tableLenConfig: { question_question: 0 } })).rejects.toBeInstanceOf(ValidationError);
+    await expect(open({ tableLenConfig: { question: 0 } })).rejects.toBeInstanceOf(ValidationError);
     await expect(
       open({ tableLenConfig: { question_length: 10 } as unknown as Partial<TableLenConfig> }),
     ).rejects.toBeInstanceOf(ValidationError);

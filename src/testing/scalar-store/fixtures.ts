@@ -27,8 +27,8 @@ export function report(overrides: Partial<ReportRow> = {}): ReportRow {
     cacheQuestion: "what",
     cacheAnswer: "that",
     similarity: 0.93,
-    cacheDeltaTime: 1.5,
-    cacheTime: 1_700_000_000_000,
+    lookupMs: 1.5,
+    hitAtMs: 1_700_000_000_000,
     ...overrides,
   };
 }

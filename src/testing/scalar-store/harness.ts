@@ -103,7 +103,7 @@ export function scalarStoreHarness(
 
 /** A record with defaults, for tests. */
 export function sampleRecord(overrides: Partial<NewRecord> = {}): NewRecord {
-  return { question: "q", answer: "a", answerType: "str", keyHash: "k", partition: "p", createOn: 1_000, ...overrides };
+  return { question: "q", answer: "a", answerType: "str", keyHash: "k", partition: "p", createdAtMs: 1_000, ...overrides };
 }
 
 /**
@@ -112,13 +112,13 @@ export function sampleRecord(overrides: Partial<NewRecord> = {}): NewRecord {
  */
 export async function insertEvictionScenario(store: ScalarStore): Promise<Record<"A" | "B" | "C" | "D", number>> {
   const [A, B, C, D] = await store.insert(
-    ["A", "B", "C", "D"].map((name, i) => sampleRecord({ question: name, keyHash: name, createOn: i + 1 })),
+    ["A", "B", "C", "D"].map((name, i) => sampleRecord({ question: name, keyHash: name, createdAtMs: i + 1 })),
   );
   await store.touch([
-    { id: A, at: 100, count: 2 },
-    { id: B, at: 50, count: 5 },
-    { id: C, at: 60, count: 1 },
-    { id: D, at: 70, count: 9 },
+    { id: A, atMs: 100, count: 2 },
+    { id: B, atMs: 50, count: 5 },
+    { id: C, atMs: 60, count: 1 },
+    { id: D, atMs: 70, count: 9 },
   ]);
   return { A, B, C, D };
 }

@@ -19,7 +19,7 @@ export function persistenceTests({ runner, open, persistent, has, itWith }: Scal
       sampleRecord({ keyHash: "b", embedding: vector(2) }),
       sampleRecord({ keyHash: "c" }),
     ]);
-    await store.touch([{ id: ids[0], at: 9_000, count: 4 }]);
+    await store.touch([{ id: ids[0], atMs: 9_000, count: 4 }]);
     await store.markDeleted([ids[2]]);
     await store.addReports([report()]);
     const before = await collect(store.iterate());
@@ -27,7 +27,7 @@ export function persistenceTests({ runner, open, persistent, has, itWith }: Scal
 
     const reopened = await open({ reopen: true });
     expect(await collect(reopened.iterate())).toEqual(before);
-    expect(await reopened.get(ids[0])).toMatchObject({ lastAccess: 9_000, hitCount: 4 });
+    expect(await reopened.get(ids[0])).toMatchObject({ lastAccessedAtMs: 9_000, hitCount: 4 });
     expect(await reopened.get(ids[2])).toBeNull();
     expect(await reopened.count()).toBe(2);
     expect((await reopened.findByKey("b"))?.id).toBe(ids[1]);

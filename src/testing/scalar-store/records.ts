@@ -51,7 +51,7 @@ export function recordTests({ runner, open, persistent, tested, has, itWith }: S
         { name: "caption", data: "a cat", type: "str" },
       ],
       embedding,
-      createOn: 1_700_000_000_123,
+      createdAtMs: 1_700_000_000_123,
     });
     const [id] = await store.insert([input]);
     const expected: CacheRecord = {
@@ -63,8 +63,8 @@ export function recordTests({ runner, open, persistent, tested, has, itWith }: S
       partition: "model=gpt",
       deps: input.deps,
       embedding,
-      createOn: 1_700_000_000_123,
-      lastAccess: 1_700_000_000_123,
+      createdAtMs: 1_700_000_000_123,
+      lastAccessedAtMs: 1_700_000_000_123,
       hitCount: 0,
     };
     for (const record of [await store.get(id), await store.findByKey("hash-1")]) {
@@ -107,13 +107,13 @@ export function recordTests({ runner, open, persistent, tested, has, itWith }: S
 
   it("findByKey after a lookup still answers with every later write", async () => {
     const store = await open();
-    const [first, other] = await store.insert([sampleRecord({ keyHash: "k1", answer: "first", createOn: 1_000 }), sampleRecord({ keyHash: "k2", createOn: 1_000 })]);
+    const [first, other] = await store.insert([sampleRecord({ keyHash: "k1", answer: "first", createdAtMs: 1_000 }), sampleRecord({ keyHash: "k2", createdAtMs: 1_000 })]);
     expect((await store.findByKey("k1"))?.answer).toBe("first");
     if (has("hitCounts")) {
-      await store.touch([{ id: first, at: 7_000, count: 2 }]);
-      expect(await store.findByKey("k1")).toMatchObject({ id: first, lastAccess: 7_000, hitCount: 2 });
+      await store.touch([{ id: first, atMs: 7_000, count: 2 }]);
+      expect(await store.findByKey("k1")).toMatchObject({ id: first, lastAccessedAtMs: 7_000, hitCount: 2 });
     }
-    const [second] = await store.insert([sampleRecord({ keyHash: "k1", answer: "second", createOn: 2_000 })]);
+    const [second] = await store.insert([sampleRecord({ keyHash: "k1", answer: "second", createdAtMs: 2_000 })]);
     expect((await store.findByKey("k1"))?.id).toBe(second);
     await store.markDeleted([second]);
     expect((await store.findByKey("k1"))?.id).toBe(first);
@@ -156,16 +156,16 @@ export function recordTests({ runner, open, persistent, tested, has, itWith }: S
 
   itWith("hitCounts")("touch keeps the latest access time and adds up hit counts", async () => {
     const store = await open();
-    const [id, other] = await store.insert([sampleRecord({ createOn: 1_000 }), sampleRecord({ createOn: 1_000 })]);
+    const [id, other] = await store.insert([sampleRecord({ createdAtMs: 1_000 }), sampleRecord({ createdAtMs: 1_000 })]);
     await store.touch([
-      { id, at: 5_000, count: 1 },
-      { id, at: 3_000, count: 2 },
-      { id: 987_654, at: 9_000, count: 1 },
+      { id, atMs: 5_000, count: 1 },
+      { id, atMs: 3_000, count: 2 },
+      { id: 987_654, atMs: 9_000, count: 1 },
     ]);
-    expect(await store.get(id)).toMatchObject({ lastAccess: 5_000, hitCount: 3 });
-    await store.touch([{ id, at: 2_000, count: 1 }]);
-    expect(await store.get(id)).toMatchObject({ lastAccess: 5_000, hitCount: 4, createOn: 1_000 });
-    expect(await store.get(other)).toMatchObject({ lastAccess: 1_000, hitCount: 0 });
+    expect(await store.get(id)).toMatchObject({ lastAccessedAtMs: 5_000, hitCount: 3 });
+    await store.touch([{ id, atMs: 2_000, count: 1 }]);
+    expect(await store.get(id)).toMatchObject({ lastAccessedAtMs: 5_000, hitCount: 4, createdAtMs: 1_000 });
+    expect(await store.get(other)).toMatchObject({ lastAccessedAtMs: 1_000, hitCount: 0 });
     await store.touch([]);
   });
 

@@ -1,6 +1,6 @@
 /** The scalar store contract: removing records (eviction, expiry, purging, clear) and what removal leaves behind. */
 import { ValidationError } from "../../core/errors.js";
-import { FIFO, LFU, LRU } from "../../manager/eviction/policies.js";
+import { FIFO, LFU, LRU } from "../../core/eviction-policies.js";
 import type { EvictionPolicy } from "../../core/contracts/eviction.js";
 import { collect, sortIds } from "./fixtures.js";
 import { insertEvictionScenario, sampleRecord, type ScalarSuitePart } from "./harness.js";
@@ -11,7 +11,7 @@ export function removalTests({ runner, open, itWith }: ScalarSuitePart): void {
 
   evicting("evict does nothing at or under maxSize", async () => {
     const store = await open();
-    await store.insert([1, 2, 3, 4, 5].map((n) => sampleRecord({ createOn: n })));
+    await store.insert([1, 2, 3, 4, 5].map((n) => sampleRecord({ createdAtMs: n })));
     expect(await store.evict(LRU, 5, 2)).toEqual([]);
     expect(await store.evict(FIFO, 50, 2)).toEqual([]);
     expect(await store.count()).toBe(5);
@@ -48,7 +48,7 @@ export function removalTests({ runner, open, itWith }: ScalarSuitePart): void {
 
   evicting("expire marks records created strictly before the cutoff", async () => {
     const store = await open();
-    const ids = await store.insert([100, 200, 300].map((createOn) => sampleRecord({ createOn })));
+    const ids = await store.insert([100, 200, 300].map((createdAtMs) => sampleRecord({ createdAtMs })));
     expect(await store.expire(200)).toEqual([ids[0]]);
     expect(await store.count()).toBe(2);
     expect(sortIds(await store.expire(1_000))).toEqual([ids[1], ids[2]]);

@@ -5,7 +5,7 @@
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParams } from "openai/resources/chat/completions";
 import { ValidationError } from "../../../src/index.js";
 import { cachedChatCompletion, type Marked, type UpstreamSettings } from "../../../src/adapters/openai/index.js";
-import { MapDataManager } from "../../../src/manager/map-manager.js";
+import { MapDataManager } from "../../../src/presets/map-manager.js";
 import { ManualClock } from "../../../src/testing/manual-clock.js";
 import { ask, closeAll, collect, setup, type Harness } from "./harness.js";
 

@@ -121,7 +121,7 @@ class TableUpkeep {
  * `collection` (table, default semcache_vectors); `optimizeEvery` (compact the table's files after this many
  * writes, default 50); `indexAfter` (rows from which an HNSW index is built in the background, default 5000);
  * `ef` (HNSW search candidates, default 100);
- * `readConsistencyInterval` (seconds between checks for other processes' writes; default 0, every read checks,
+ * `readConsistencyIntervalSeconds` (seconds between checks for other processes' writes; default 0, every read checks,
  * so replicas sharing the table see each other's entries).
  */
 export function lancedbDatabase(params: DatabaseParams): VectorDatabase {
@@ -129,7 +129,7 @@ export function lancedbDatabase(params: DatabaseParams): VectorDatabase {
   const uri = options.fromEnv("uri", ["SEMCACHE_LANCEDB_URI"]) ?? options.string("path", "./semcache_data/lancedb");
   const tableName = options.name("collection", "semcache_vectors");
   const optimizeEvery = options.integer("optimizeEvery", 50);
-  const readConsistencyInterval = options.integer("readConsistencyInterval", 0, 0);
+  const readConsistencyIntervalSeconds = options.integer("readConsistencyIntervalSeconds", 0, 0);
   const indexAfter = options.integer("indexAfter", 5000);
   const ef = options.integer("ef", 100);
 
@@ -156,7 +156,7 @@ export function lancedbDatabase(params: DatabaseParams): VectorDatabase {
     async open() {
       lancedb = await importOptional<LanceModule>("@lancedb/lancedb", FEATURE);
       arrow = await importOptional<typeof Arrow>("apache-arrow", FEATURE);
-      connection.set(await lancedb.connect(uri, { readConsistencyInterval }));
+      connection.set(await lancedb.connect(uri, { readConsistencyInterval: readConsistencyIntervalSeconds }));
     },
 
     async dimension() {

@@ -3,6 +3,7 @@
  * before they reach a query, and URLs shown without their secrets.
  */
 import { ValidationError } from "../../../core/errors.js";
+import { isIntegerAtLeast } from "../../../core/validation.js";
 import { redactUrl, resolveTimeoutMs } from "../../connection.js";
 
 export { redactUrl };
@@ -33,7 +34,7 @@ export class DatabaseOptions {
   integer(name: string, fallback: number, min = 1): number {
     const value = this.params[name];
     if (value === undefined) return fallback;
-    if (typeof value !== "number" || !Number.isInteger(value) || value < min) this.fail(name, `an integer >= ${min}`, value);
+    if (!isIntegerAtLeast(value, min)) this.fail(name, `an integer >= ${min}`, value);
     return value;
   }
 

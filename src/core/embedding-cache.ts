@@ -1,5 +1,5 @@
-import type { EmbeddingFunction, EmbeddingOutput } from "../core/contracts/embedding.js";
-import { Lru } from "../core/lru.js";
+import type { EmbeddingFunction, EmbeddingOutput } from "./contracts/embedding.js";
+import { Lru } from "./lru.js";
 
 /**
  * Embeds texts with an embedding function and remembers the embeddings of recent texts, so the texts an

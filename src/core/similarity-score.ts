@@ -1,11 +1,11 @@
-import { DimensionMismatchError } from "../core/errors.js";
-import { clamp } from "../core/score.js";
-import { cosineSimilarity } from "../core/vector-math.js";
-import type { EmbeddingOutput } from "../core/contracts/embedding.js";
-import type { EvaluationCandidate, EvaluationSource } from "../core/contracts/evaluation.js";
+import { DimensionMismatchError } from "./errors.js";
+import { clamp } from "./score.js";
+import { cosineSimilarity } from "./vector-math.js";
+import type { EmbeddingOutput } from "./contracts/embedding.js";
+import type { EvaluationCandidate, EvaluationSource } from "./contracts/evaluation.js";
 
 // The kernel normalises every evaluation's score; the helpers live there and are re-exported for the evaluations.
-export { clamp, normalizeScore } from "../core/score.js";
+export { clamp, normalizeScore } from "./score.js";
 
 /**
  * Similarity of two embedding outputs in [0, 1]: cosine similarity (negative clamped to 0) for vectors,

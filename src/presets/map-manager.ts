@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { Clock } from "../core/clock.js";
 import { MemoryScalarStore } from "../stores/scalar/memory.js";
-import { DataManager } from "./data-manager.js";
+import { DataManager } from "../manager/data-manager.js";
 import type { EvictionPolicy } from "../core/contracts/eviction.js";
 
 export interface MapDataManagerOptions {
@@ -13,7 +13,7 @@ export interface MapDataManagerOptions {
   cleanSize?: number;
   /** "LRU" (default), "LFU", "FIFO" or a custom policy. */
   eviction?: string | EvictionPolicy;
-  ttl?: number;
+  ttlSeconds?: number;
   /** Where time comes from (ages, expiry, the bookkeeping timer); default the system clock. */
   clock?: Clock;
 }
@@ -30,7 +30,7 @@ export class MapDataManager extends DataManager {
       maxSize: options.maxSize,
       cleanSize: options.cleanSize,
       eviction: options.eviction,
-      ttl: options.ttl,
+      ttlSeconds: options.ttlSeconds,
       clock: options.clock,
     });
   }

@@ -1,5 +1,5 @@
-import { EmbeddingError, SemcacheError, ValidationError } from "../core/errors.js";
-import type { EmbeddingFunction, EmbeddingInput } from "../core/contracts/embedding.js";
+import { EmbeddingError, SemcacheError, ValidationError } from "./errors.js";
+import type { EmbeddingFunction, EmbeddingInput } from "./contracts/embedding.js";
 
 /** A vector as user code returns it. */
 export type VectorLike = readonly number[] | Float32Array;

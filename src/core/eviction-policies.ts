@@ -1,6 +1,7 @@
-import { UnknownKindError, ValidationError } from "../../core/errors.js";
-import type { CacheRecord } from "../../core/types.js";
-import type { EvictionColumn, EvictionPolicy } from "../../core/contracts/eviction.js";
+import { UnknownKindError, ValidationError } from "./errors.js";
+import type { CacheRecord } from "./types.js";
+import { isNonNegativeInteger, isPositiveInteger } from "./validation.js";
+import type { EvictionColumn, EvictionPolicy } from "./contracts/eviction.js";
 
 function policy(name: string, order: EvictionPolicy["order"]): EvictionPolicy {
   return Object.freeze({ name, order: Object.freeze(order.map((step) => Object.freeze({ ...step }))) });
@@ -8,25 +9,25 @@ function policy(name: string, order: EvictionPolicy["order"]): EvictionPolicy {
 
 /** Least recently used goes first (oldest last access). */
 export const LRU: EvictionPolicy = policy("LRU", [
-  { column: "lastAccess", direction: "asc" },
+  { column: "lastAccessedAtMs", direction: "asc" },
   { column: "id", direction: "asc" },
 ]);
 
 /** Least frequently used goes first; among equals, the least recently used. */
 export const LFU: EvictionPolicy = policy("LFU", [
   { column: "hitCount", direction: "asc" },
-  { column: "lastAccess", direction: "asc" },
+  { column: "lastAccessedAtMs", direction: "asc" },
   { column: "id", direction: "asc" },
 ]);
 
 /** Oldest entry goes first, however often it is hit. */
 export const FIFO: EvictionPolicy = policy("FIFO", [
-  { column: "createOn", direction: "asc" },
+  { column: "createdAtMs", direction: "asc" },
   { column: "id", direction: "asc" },
 ]);
 
 const BUILT_IN: Readonly<Record<string, EvictionPolicy>> = { LRU, LFU, FIFO };
-const COLUMNS: readonly EvictionColumn[] = ["lastAccess", "hitCount", "createOn", "id"];
+const COLUMNS: readonly EvictionColumn[] = ["lastAccessedAtMs", "hitCount", "createdAtMs", "id"];
 
 /**
  * Resolves "LRU" / "LFU" / "FIFO" (any case) to the built-in policy, or checks and passes a custom policy
@@ -79,6 +80,6 @@ export function evictionComparator(
 
 /** Checks `evict` arguments once for every store. */
 export function checkEvictSizes(maxSize: number, cleanSize: number): void {
-  if (!Number.isInteger(maxSize) || maxSize < 0) throw new ValidationError("eviction: maxSize must be a non-negative integer");
-  if (!Number.isInteger(cleanSize) || cleanSize < 1) throw new ValidationError("eviction: cleanSize must be a positive integer");
+  if (!isNonNegativeInteger(maxSize)) throw new ValidationError("eviction: maxSize must be a non-negative integer");
+  if (!isPositiveInteger(cleanSize)) throw new ValidationError("eviction: cleanSize must be a positive integer");
 }

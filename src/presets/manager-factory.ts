@@ -13,7 +13,7 @@ import { SqliteScalarStore, type SqliteScalarStoreOptions } from "../stores/scal
 import type { ScalarStore, TableLenConfig } from "../core/contracts/scalar-store.js";
 import { createVectorIndex, isLangChainVectorStore } from "../stores/vector/kinds.js";
 import type { VectorIndex } from "../core/contracts/vector-index.js";
-import { DataManager } from "./data-manager.js";
+import { DataManager } from "../manager/data-manager.js";
 import type { EvictionPolicy } from "../core/contracts/eviction.js";
 
 export interface ScalarParams {
@@ -46,7 +46,7 @@ export interface ManagerFactoryOptions {
   cleanSize?: number;
   eviction?: string | EvictionPolicy;
   /** Seconds an entry lives. */
-  ttl?: number;
+  ttlSeconds?: number;
   /**
    * With a shared scalar store (postgres, mysql, redis, ...) and an in-process vector index: milliseconds between
    * pulls of other replicas' new entries into the index before a search (0: before every search). Default 250.
@@ -70,8 +70,8 @@ export interface ManagerComponents {
   object?: string | ObjectStore;
 }
 
-/** Builds a scalar store from scalarParams; `ttl` is the manager's (seconds), for stores that expire keys themselves. */
-type ScalarFactory = (params: ScalarParams, dataDir: string, ttl?: number) => ScalarStore;
+/** Builds a scalar store from scalarParams; `ttlSeconds` is the manager's, for stores that expire keys themselves. */
+type ScalarFactory = (params: ScalarParams, dataDir: string, ttlSeconds?: number) => ScalarStore;
 
 /**
  * The in-process kinds pick their options out of scalarParams: a key they do not take is refused, never dropped
@@ -92,14 +92,14 @@ export const SCALAR_KINDS: Record<string, ScalarFactory> = {
     return new MemoryScalarStore({ path, tableLenConfig, maxReports });
   },
   sqlite: (params, dataDir) => {
-    const { path, ...options } = picked("sqlite", params, ["path", "tablePrefix", "tableLenConfig", "maxReports", "busyTimeout", "timeoutMs", "recentRecords"]);
+    const { path, ...options } = picked("sqlite", params, ["path", "tablePrefix", "tableLenConfig", "maxReports", "busyTimeoutMs", "timeoutMs", "recentRecords"]);
     return new SqliteScalarStore({ ...(options as Omit<SqliteScalarStoreOptions, "path">), path: path ?? join(dataDir, "sqlite.db") });
   },
   // Server databases: connection settings in scalarParams (url or host/port/..., or a client/pool), else env URLs.
   postgres: (params) => new PostgresScalarStore(params as PostgresScalarStoreOptions),
   mysql: (params) => new MySqlScalarStore(params as MySqlScalarStoreOptions),
   mariadb: (params) => new MariaDbScalarStore(params as MySqlScalarStoreOptions),
-  redis: (params, _dataDir, ttl) => new RedisScalarStore({ ttl, ...(params as RedisScalarStoreOptions) }),
+  redis: (params, _dataDir, ttlSeconds) => new RedisScalarStore({ ttlSeconds, ...(params as RedisScalarStoreOptions) }),
   mongodb: (params) => new MongoScalarStore(params as MongoScalarStoreOptions),
 };
 
@@ -126,13 +126,13 @@ export function managerFactory(
   }
   const dataDir = options.dataDir ?? "./semcache_data";
   return new DataManager({
-    scalar: resolveScalar(components.scalar, options.scalarParams ?? {}, dataDir, options.ttl),
+    scalar: resolveScalar(components.scalar, options.scalarParams ?? {}, dataDir, options.ttlSeconds),
     vector: components.vector === undefined ? undefined : resolveVector(components.vector, options.vectorParams ?? {}, dataDir),
     object: components.object === undefined ? undefined : resolveObject(components.object, options.objectParams ?? {}, dataDir),
     maxSize: options.maxSize,
     cleanSize: options.cleanSize,
     eviction: options.eviction,
-    ttl: options.ttl,
+    ttlSeconds: options.ttlSeconds,
     syncIntervalMs: options.syncIntervalMs,
     touchBatch: options.touchBatch,
     bookkeepingIntervalMs: options.bookkeepingIntervalMs,
@@ -148,11 +148,11 @@ function parseKinds(kinds: string): ManagerComponents {
   return { scalar, vector: vector || undefined, object: object || undefined };
 }
 
-function resolveScalar(scalar: string | ScalarStore, params: ScalarParams, dataDir: string, ttl?: number): ScalarStore {
+function resolveScalar(scalar: string | ScalarStore, params: ScalarParams, dataDir: string, ttlSeconds?: number): ScalarStore {
   if (typeof scalar !== "string") return scalar;
   const factory = SCALAR_KINDS[scalar];
   if (!factory) throw new UnknownKindError("scalar store", scalar, Object.keys(SCALAR_KINDS));
-  return factory(params, dataDir, ttl);
+  return factory(params, dataDir, ttlSeconds);
 }
 
 function resolveVector(vector: string | VectorIndex | object, params: VectorParams, dataDir: string): VectorIndex {

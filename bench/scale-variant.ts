@@ -1,0 +1,156 @@
+/**
+ * One vector index at scale, in its own process (bench/scale.ts runs one per variant): build from the data set in
+ * --dir (written by scale.ts), then memory, save, load (and view), search latency and recall@1 against exact top-1.
+ *   tsx bench/scale-variant.ts --dir <folder> --index usearch-i8 [--expansion-search 128] [--json out.json]
+ */
+import { readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { VectorIndex } from "../src/core/contracts/vector-index.js";
+import { HnswIndex } from "../src/stores/vector/hnsw.js";
+import { UsearchIndex, type UsearchQuantization } from "../src/stores/vector/usearch-index.js";
+import { parseArgs } from "./lib/args.js";
+import { measure, memoryDelta, memorySnapshot, secondsSince } from "./lib/measure.js";
+import { saveResult } from "./lib/output.js";
+import { DIMENSION, VectorSet } from "./lib/vectors.js";
+
+/** What scale.ts writes next to the vectors: each query's exact nearest row and its cosine. */
+export interface ScaleTruth {
+  data: string;
+  entries: number;
+  queries: number;
+  top1: number[];
+  cosine: number[];
+}
+
+export interface ScaleResult {
+  index: string;
+  data: string;
+  entries: number;
+  buildSeconds: number;
+  buildRowsPerSecond: number;
+  rssPerEntry: number;
+  fileBytesPerEntry: number;
+  saveSeconds: number;
+  loadSeconds: number;
+  /** usearch only: opening the saved file memory-mapped. */
+  viewSeconds?: number;
+  viewSearchP50Us?: number;
+  searchP50Us: number;
+  searchP99Us: number;
+  recallAt1: number;
+  /** |reported distance - exact cosine distance| of the exact neighbour when found first: p99 and max. */
+  distanceErrorP99: number;
+  distanceErrorMax: number;
+  gc: boolean;
+}
+
+const BATCH = 1000;
+const TOP_K = 5;
+
+const args = parseArgs();
+const dir = args.value("dir");
+const variant = args.value("index") ?? "usearch-i8";
+if (dir === undefined) throw new Error("--dir <folder written by bench/scale.ts> is required");
+const expansionSearch = args.value("expansion-search") === undefined ? undefined : args.number("expansion-search", 0);
+
+function readSet(file: string): VectorSet {
+  const bytes = readFileSync(join(dir!, file));
+  const set = new VectorSet(bytes.byteLength / 4 / DIMENSION);
+  set.data.set(new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4));
+  return set;
+}
+
+const stored = readSet("stored.f32");
+const queries = readSet("queries.f32");
+const truth = JSON.parse(readFileSync(join(dir, "truth.json"), "utf8")) as ScaleTruth;
+const indexDir = join(dir, `index-${variant}`);
+rmSync(indexDir, { recursive: true, force: true });
+
+function create(view = false): VectorIndex {
+  if (variant === "hnswlib") return new HnswIndex({ dimension: DIMENSION, path: indexDir });
+  const quantization = variant.replace(/^usearch-/, "") as UsearchQuantization;
+  return new UsearchIndex({ dimension: DIMENSION, path: indexDir, quantization, expansionSearch, view });
+}
+
+function folderBytes(path: string): number {
+  return readdirSync(path).reduce((sum, name) => sum + statSync(join(path, name)).size, 0);
+}
+
+async function timed(op: () => Promise<unknown>): Promise<number> {
+  const start = process.hrtime.bigint();
+  await op();
+  return secondsSince(start);
+}
+
+const before = await memorySnapshot();
+const index = create();
+await index.init();
+const buildStart = process.hrtime.bigint();
+const buildSeconds = await timed(async () => {
+  for (let from = 0; from < stored.count; from += BATCH) {
+    const items = [];
+    for (let i = from; i < Math.min(stored.count, from + BATCH); i++) items.push({ id: i + 1, vector: stored.row(i) });
+    await index.add(items);
+    if (from % 100_000 === 0 && from > 0) console.error(`  ${variant}: ${from.toLocaleString("en")} rows, ${secondsSince(buildStart).toFixed(0)} s`);
+  }
+});
+const memory = memoryDelta(stored.count, before, await memorySnapshot());
+
+async function searchAll(target: VectorIndex): Promise<{ p50: number; p99: number; recall: number; errors: number[] }> {
+  const firsts: Array<{ id: number; distance: number } | undefined> = new Array(queries.count);
+  const stats = await measure(queries.count, async (q) => {
+    firsts[q] = (await target.search(queries.row(q), TOP_K))[0];
+  }, { warmup: 100, warm: (q) => target.search(queries.row(q % queries.count), TOP_K) });
+  let found = 0;
+  const errors: number[] = [];
+  firsts.forEach((hit, q) => {
+    if (hit?.id !== truth.top1[q] + 1) return;
+    found++;
+    errors.push(Math.abs(hit.distance - (1 - truth.cosine[q])));
+  });
+  errors.sort((a, b) => a - b);
+  return { p50: stats.p50, p99: stats.p99, recall: found / queries.count, errors };
+}
+
+const searched = await searchAll(index);
+const saveSeconds = await timed(() => index.flush());
+const fileBytesPerEntry = folderBytes(indexDir) / stored.count;
+await index.close();
+
+const loaded = create();
+const loadSeconds = await timed(() => loaded.init());
+if ((await loaded.count()) !== stored.count) throw new Error(`${variant}: loaded ${await loaded.count()} of ${stored.count} entries`);
+await loaded.close();
+
+let viewSeconds: number | undefined;
+let viewSearchP50Us: number | undefined;
+if (variant !== "hnswlib") {
+  const viewed = create(true);
+  viewSeconds = await timed(() => viewed.init());
+  viewSearchP50Us = (await searchAll(viewed)).p50;
+  await viewed.close();
+}
+rmSync(indexDir, { recursive: true, force: true });
+
+const at = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? NaN;
+const result: ScaleResult = {
+  index: variant,
+  data: truth.data,
+  entries: stored.count,
+  buildSeconds,
+  buildRowsPerSecond: stored.count / buildSeconds,
+  rssPerEntry: memory.rssPerEntry,
+  fileBytesPerEntry,
+  saveSeconds,
+  loadSeconds,
+  viewSeconds,
+  viewSearchP50Us,
+  searchP50Us: searched.p50,
+  searchP99Us: searched.p99,
+  recallAt1: searched.recall,
+  distanceErrorP99: at(searched.errors, 0.99),
+  distanceErrorMax: searched.errors.at(-1) ?? NaN,
+  gc: memory.gc,
+};
+console.error(`  ${variant} on ${truth.data}: ${JSON.stringify(result)}`);
+saveResult(`scale-${variant}-${truth.data}`, result, args.value("json"));

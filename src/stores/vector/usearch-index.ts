@@ -1,0 +1,336 @@
+/**
+ * The USearch vector index. Over 300 lines: one index's implementation of the whole VectorIndex contract, with
+ * its save and load and its folder lock: the methods share the loaded native index and its id maps, so there is
+ * no seam to split at.
+ */
+import { availableParallelism } from "node:os";
+import type * as Usearch from "usearch";
+import { DimensionMismatchError, StoreError, ValidationError } from "../../core/errors.js";
+import { importOptional } from "../../core/optional-import.js";
+import { integerAtLeast } from "../../core/validation.js";
+import { lockFolder, type FolderLock } from "../data-dir-lock.js";
+import { clampCosineDistance } from "./score-mapping.js";
+import { readSnapshot, writeSnapshot } from "./snapshot.js";
+import type { VectorHit, VectorIndex, VectorIndexCapabilities } from "../../core/contracts/vector-index.js";
+
+/** How each vector is stored: 4, 2 or 1 byte per dimension. */
+export type UsearchQuantization = "f32" | "f16" | "i8";
+export const USEARCH_QUANTIZATIONS: readonly UsearchQuantization[] = Object.freeze(["f32", "f16", "i8"]);
+
+/**
+ * The default storage: f16 keeps exact distances (to 0.00002) in half of hnswlib's memory, and found the exact
+ * neighbour of every query at 100k sentence-like 512-d entries (docs/benchmarks.md, "A million entries"). i8 takes
+ * less (813 B of RSS per entry against f16's 1,329) and is faster, but its distances are off by up to ~0.008 and
+ * the judge reads them as they are, so a candidate just under the threshold could be served: it is opt-in.
+ */
+export const DEFAULT_USEARCH_QUANTIZATION: UsearchQuantization = "f16";
+/**
+ * Default search-time candidate list size (usearch's own default is 64), as hnswlib's ef: at 100k random 512-d
+ * entries 128 found the exact neighbour of 95% of near-duplicate queries, 256 of 99.1-99.7% (docs/benchmarks.md).
+ */
+export const DEFAULT_USEARCH_EXPANSION_SEARCH = 256;
+
+export interface UsearchIndexOptions {
+  /** Vector length; 0 takes it from the first add (or from the saved index). */
+  dimension: number;
+  /**
+   * Folder the index is saved in by flush() and loaded from by init(); without it the index is memory-only.
+   * init() takes an exclusive lock on it (released by close()): one index, in one process, per folder.
+   */
+  path?: string;
+  /**
+   * How vectors are stored. Default DEFAULT_USEARCH_QUANTIZATION, or what a saved index was built with. A saved
+   * index keeps its quantization: asking for another one is an error (remove the folder to rebuild).
+   */
+  quantization?: UsearchQuantization;
+  /** Graph links per node (hnswlib's M). Default 16. */
+  connectivity?: number;
+  /** Candidate list size while building (hnswlib's efConstruction). Default 128. */
+  expansionAdd?: number;
+  /** Candidate list size while searching (hnswlib's ef). Default DEFAULT_USEARCH_EXPANSION_SEARCH. */
+  expansionSearch?: number;
+  /**
+   * Memory-map the saved index instead of reading it into memory: opens at once and shares pages with the OS cache.
+   * A mapped index is read-only, so the first add, delete or clear reads the file into memory then (a one-off
+   * cost, the load time). Default false.
+   */
+  view?: boolean;
+}
+
+/** What the manifest records besides usearch's own file. */
+interface UsearchMeta {
+  metric: "cos";
+  dimension: number;
+  quantization: UsearchQuantization;
+  connectivity: number;
+  lastId: number;
+  count: number;
+}
+
+type UsearchModule = typeof Usearch;
+
+const KIND = "usearch";
+/** Vectors per native add call: between calls the event loop turns, so a bulk import does not stall the process. */
+const ADD_CHUNK = 1024;
+
+async function loadUsearch(): Promise<UsearchModule> {
+  const module = await importOptional<UsearchModule & { default?: UsearchModule }>("usearch", "The usearch vector index");
+  return module.default ?? module;
+}
+
+function isKey(id: number): boolean {
+  return Number.isSafeInteger(id) && id >= 0;
+}
+
+/**
+ * A file-backed HNSW index over the native usearch library: its 'cos' metric reports 1 - cos, the contract's
+ * cosine distance. Vectors may be stored at 16 or 8 bits per dimension (quantization), which cuts the memory
+ * of a large cache 2-4x; adds of many vectors use every core. Removed keys free their slots for new ones.
+ */
+export class UsearchIndex implements VectorIndex {
+  readonly specificationVersion = "v1";
+  readonly kind = KIND;
+  readonly capabilities: VectorIndexCapabilities;
+  private readonly path?: string;
+  private readonly requested?: UsearchQuantization;
+  private readonly connectivity: number;
+  private readonly expansionAdd: number;
+  /** The search-time candidate list size in use. */
+  readonly expansionSearch: number;
+  private readonly view: boolean;
+  private quant: UsearchQuantization;
+  private dim: number;
+  private lib?: UsearchModule;
+  private index: Usearch.Index | null = null;
+  /** The file a viewed (memory-mapped, read-only) index maps; undefined once the index is writable. */
+  private viewed?: string;
+  private maxId = 0;
+  private dirty = false;
+  private closed = false;
+  private initialising?: Promise<void>;
+  private lock?: FolderLock;
+  /** Mutations and saves run one at a time. */
+  private tail: Promise<unknown> = Promise.resolve();
+
+  constructor(options: UsearchIndexOptions) {
+    this.dim = integerAtLeast("UsearchIndex: dimension", options.dimension, 0);
+    this.path = options.path;
+    if (options.quantization !== undefined && !USEARCH_QUANTIZATIONS.includes(options.quantization)) {
+      throw new ValidationError(`UsearchIndex: quantization must be one of ${USEARCH_QUANTIZATIONS.join(", ")}, got ${JSON.stringify(options.quantization)}`);
+    }
+    this.requested = options.quantization;
+    this.quant = options.quantization ?? DEFAULT_USEARCH_QUANTIZATION;
+    this.connectivity = integerAtLeast("UsearchIndex: connectivity", options.connectivity ?? 16, 2);
+    this.expansionAdd = integerAtLeast("UsearchIndex: expansionAdd", options.expansionAdd ?? 128, 1);
+    this.expansionSearch = integerAtLeast("UsearchIndex: expansionSearch", options.expansionSearch ?? DEFAULT_USEARCH_EXPANSION_SEARCH, 1);
+    this.view = options.view ?? false;
+    this.capabilities = Object.freeze({ persistent: this.path !== undefined, shared: false });
+  }
+
+  get dimension(): number {
+    return this.dim;
+  }
+
+  /** How vectors are stored: the option, or what the saved index was built with. */
+  get quantization(): UsearchQuantization {
+    return this.quant;
+  }
+
+  init(): Promise<void> {
+    // A failed init (e.g. the folder locked by another process) is not remembered: calling init() again retries.
+    this.initialising ??= this.open().catch((error: unknown) => {
+      this.initialising = undefined;
+      throw error;
+    });
+    return this.initialising;
+  }
+
+  private async open(): Promise<void> {
+    const lib = await loadUsearch();
+    if (this.path !== undefined) {
+      // Another index saving to this folder would overwrite our saves (and we theirs), losing entries for good.
+      this.lock = lockFolder(this.path, KIND);
+      try {
+        await this.loadSnapshot(lib, this.path);
+      } catch (error) {
+        this.releaseLock();
+        throw error;
+      }
+    }
+    // Set last: an index whose init failed stays unusable (assertReady), so it never saves to the folder.
+    this.lib = lib;
+  }
+
+  private async loadSnapshot(lib: UsearchModule, path: string): Promise<void> {
+    const snapshot = await readSnapshot<UsearchMeta>(path, KIND);
+    if (snapshot === null) return;
+    const meta = snapshot.meta;
+    if (this.dim !== 0 && meta.dimension !== this.dim) {
+      throw new DimensionMismatchError(meta.dimension, this.dim, `usearch index saved in ${path}`);
+    }
+    if (this.requested !== undefined && meta.quantization !== this.requested) {
+      const fix = "leave quantization out to keep it, or remove the folder to rebuild the index";
+      throw new ValidationError(`UsearchIndex: the index in ${path} stores ${meta.quantization} vectors, quantization asks for ${this.requested}: ${fix}.`);
+    }
+    this.dim = meta.dimension;
+    this.quant = meta.quantization;
+    const index = this.newIndex(lib);
+    try {
+      if (this.view) index.view(snapshot.dataPath);
+      else index.load(snapshot.dataPath);
+    } catch (error) {
+      throw new StoreError(KIND, `cannot read ${snapshot.dataPath}`, { cause: error });
+    }
+    this.index = index;
+    this.viewed = this.view ? snapshot.dataPath : undefined;
+    this.maxId = meta.lastId;
+  }
+
+  private newIndex(lib: UsearchModule): Usearch.Index {
+    return new lib.Index({
+      dimensions: this.dim,
+      metric: lib.MetricKind.Cos,
+      quantization: this.quant as Usearch.ScalarKind,
+      connectivity: this.connectivity,
+      expansion_add: this.expansionAdd,
+      expansion_search: this.expansionSearch,
+      multi: false,
+    });
+  }
+
+  async add(items: ReadonlyArray<{ id: number; vector: Float32Array }>): Promise<void> {
+    this.assertReady();
+    if (items.length === 0) return;
+    const dimension = this.dim || items[0].vector.length;
+    // The last vector given for an id wins, as if the items were added one by one.
+    const latest = new Map<number, Float32Array>();
+    for (const { id, vector } of items) {
+      if (!isKey(id)) throw new ValidationError(`UsearchIndex: ids must be integers in [0, ${Number.MAX_SAFE_INTEGER}], got ${id}`);
+      if (vector.length !== dimension) throw new DimensionMismatchError(dimension, vector.length);
+      latest.set(id, vector);
+    }
+    this.dim = dimension;
+    await this.serial(async () => {
+      const index = this.writable();
+      const ids = [...latest.keys()];
+      // usearch refuses a key it holds: an id added again replaces its vector, so remove the old one first.
+      const keys = BigUint64Array.from(ids, BigInt);
+      const held = index.contains(keys) as boolean[];
+      const replaced = keys.filter((_, i) => held[i]);
+      if (replaced.length > 0) index.remove(replaced);
+      for (let from = 0; from < ids.length; from += ADD_CHUNK) {
+        if (from > 0) await new Promise((resolve) => setImmediate(resolve));
+        const chunk = ids.slice(from, from + ADD_CHUNK);
+        const vectors = new Float32Array(chunk.length * dimension);
+        chunk.forEach((id, i) => vectors.set(latest.get(id)!, i * dimension));
+        index.add(keys.subarray(from, from + chunk.length), vectors, Math.min(chunk.length, availableParallelism()));
+        for (const id of chunk) if (id > this.maxId) this.maxId = id;
+        this.dirty = true;
+      }
+    });
+  }
+
+  async search(vector: Float32Array, topK: number): Promise<VectorHit[]> {
+    this.assertReady();
+    if (this.dim !== 0 && vector.length !== this.dim) throw new DimensionMismatchError(this.dim, vector.length);
+    const k = Math.min(Math.floor(topK), this.index?.size() ?? 0);
+    if (this.index === null || k < 1) return [];
+    // One query: one thread (more would only add the cost of starting them).
+    const { keys, distances } = this.index.search(vector, k, 1);
+    return Array.from(keys, (key, i) => ({ id: Number(key), distance: clampCosineDistance(distances[i]) }));
+  }
+
+  async delete(ids: readonly number[]): Promise<void> {
+    this.assertReady();
+    const keys = BigUint64Array.from(ids.filter(isKey), BigInt);
+    await this.serial(() => {
+      if (this.index === null || keys.length === 0) return;
+      const removed = this.writable().remove(keys) as number[];
+      if (removed.some((n) => n > 0)) this.dirty = true;
+    });
+  }
+
+  async lastId(): Promise<number> {
+    this.assertReady();
+    return this.maxId;
+  }
+
+  async count(): Promise<number> {
+    this.assertReady();
+    return this.index?.size() ?? 0;
+  }
+
+  /** Empties the index; lastId() starts again from 0. */
+  async clear(): Promise<void> {
+    this.assertReady();
+    await this.serial(() => {
+      this.index = this.dim === 0 ? null : this.newIndex(this.lib!);
+      this.viewed = undefined;
+      this.maxId = 0;
+      this.dirty = true;
+    });
+  }
+
+  async flush(): Promise<void> {
+    this.assertReady();
+    await this.serial(() => this.save());
+  }
+
+  /**
+   * Saves pending changes (when the index has a path) and releases the index and its folder's lock. If the save
+   * fails, the index stays open and keeps the lock: close() can be called again.
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    // An init under way would take the lock after we released it.
+    await this.initialising?.catch(() => undefined);
+    await this.serial(async () => {
+      if (this.closed) return;
+      if (this.lib !== undefined) await this.save();
+      this.index = null;
+      this.closed = true;
+      this.releaseLock();
+    });
+  }
+
+  /** The index, ready for changes: created on the first add, read into memory when it was memory-mapped. */
+  private writable(): Usearch.Index {
+    if (this.index === null) {
+      this.index = this.newIndex(this.lib!);
+    } else if (this.viewed !== undefined) {
+      const loaded = this.newIndex(this.lib!);
+      try {
+        loaded.load(this.viewed);
+      } catch (error) {
+        throw new StoreError(KIND, `cannot read ${this.viewed}`, { cause: error });
+      }
+      this.index = loaded;
+      this.viewed = undefined;
+    }
+    return this.index;
+  }
+
+  private releaseLock(): void {
+    this.lock?.release();
+    this.lock = undefined;
+  }
+
+  private async save(): Promise<void> {
+    const index = this.index;
+    if (this.path === undefined || !this.dirty || index === null) return;
+    const meta: UsearchMeta = { metric: "cos", dimension: this.dim, quantization: this.quant, connectivity: this.connectivity, lastId: this.maxId, count: index.size() };
+    await writeSnapshot(this.path, KIND, meta, async (dataPath) => index.save(dataPath));
+    this.dirty = false;
+  }
+
+  private serial<T>(task: () => T | Promise<T>): Promise<T> {
+    const run = this.tail.then(task);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  private assertReady(): void {
+    if (this.closed) throw new StoreError(KIND, "the index is closed");
+    if (this.lib === undefined) throw new StoreError(KIND, "call init() before using the index");
+  }
+}
