@@ -13,10 +13,7 @@ import type { FlowOptions, StreamSurface, SurfaceBase, ValueSurface } from "./su
 
 export async function runCached<R>(request: CacheRequest, options: FlowOptions, surface: ValueSurface<R>): Promise<R | null> {
   const prepared = await prepare(request, options, surface);
-  if (!prepared) {
-    surface.onOutcome?.({ status: "SKIP" });
-    return options.searchOnly ? null : surface.call();
-  }
+  if (!prepared) return skipped(options, surface);
   const hit = await lookupOrSkip(prepared, surface);
   if (hit) {
     try {
@@ -39,10 +36,7 @@ export async function runCachedStream<C>(
   surface: StreamSurface<C>,
 ): Promise<AsyncIterable<C> | null> {
   const prepared = await prepare(request, options, surface);
-  if (!prepared) {
-    surface.onOutcome?.({ status: "SKIP" });
-    return options.searchOnly ? null : surface.call();
-  }
+  if (!prepared) return skipped(options, surface);
   const hit = await lookupOrSkip(prepared, surface);
   if (hit) {
     answeredFromCache(prepared, surface, hit);
@@ -56,6 +50,12 @@ export async function runCachedStream<C>(
   const started = performance.now();
   const upstream = await surface.call();
   return storeWhenComplete(upstream, prepared, surface, started);
+}
+
+/** A request the cache does not take part in: the model answers (nothing, when only searching). */
+function skipped<T>(options: FlowOptions, surface: SurfaceBase & { call(): T }): T | null {
+  surface.onOutcome?.({ status: "SKIP" });
+  return options.searchOnly ? null : surface.call();
 }
 
 /** A miss: the next cache answers, else the model (unless searchOnly); the answer is stored here. */

@@ -15,6 +15,7 @@ import { errorBudgetOf } from "../metrics.js";
 import { isNamespaceName } from "../server-config.js";
 import { errorResponses, security } from "./cache.js";
 import { errorBudgetSchema } from "./error-budget-schema.js";
+import { outcomeCountsProperties } from "./outcome-counts-schema.js";
 
 const counts = { type: "array", items: { type: "number" } } as const;
 const latency = { type: "object", properties: { count: { type: "integer" }, p50Ms: { type: "number" }, p90Ms: { type: "number" }, p99Ms: { type: "number" } } } as const;
@@ -29,10 +30,7 @@ const dataSchema = {
     totals: {
       type: "object",
       properties: {
-        requests: { type: "integer" },
-        hits: { type: "integer" },
-        misses: { type: "integer" },
-        skips: { type: "integer" },
+        ...outcomeCountsProperties,
         hitRate: { type: "number" },
         mapRequests: { type: "integer" },
         mapHits: { type: "integer" },

@@ -8,15 +8,13 @@ import { seesEveryNamespace } from "../auth.js";
 import { renderNamespace } from "../metrics.js";
 import { errorResponses, security } from "./cache.js";
 import { errorBudgetSchema } from "./error-budget-schema.js";
+import { outcomeCountsProperties } from "./outcome-counts-schema.js";
 
 const stageSchema = { type: "object", properties: { count: { type: "integer" }, totalMs: { type: "number" }, averageMs: { type: "number" } } } as const;
 const reportSchema = {
   type: "object",
   properties: {
-    requests: { type: "integer" },
-    hits: { type: "integer" },
-    misses: { type: "integer" },
-    skips: { type: "integer" },
+    ...outcomeCountsProperties,
     errors: { type: "integer" },
     savesSkipped: { type: "integer" },
     savedTokens: { type: "integer" },

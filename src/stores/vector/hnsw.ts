@@ -1,16 +1,14 @@
 /**
- * The hnswlib vector index. Over 300 lines: one index's implementation of the whole VectorIndex contract, with
- * its save and load and its folder lock: the methods share the loaded native index and its id maps, so there is
- * no seam to split at.
+ * The hnswlib vector index: the native index's inserts, searches and deletes; the lifecycle it shares with the
+ * other file-backed indexes is in file-backed-index.ts.
  */
 import type * as Hnswlib from "hnswlib-node";
-import { DimensionMismatchError, StoreError, ValidationError } from "../../core/errors.js";
+import { StoreError } from "../../core/errors.js";
 import { importOptional } from "../../core/optional-import.js";
 import { integerAtLeast } from "../../core/validation.js";
-import { lockFolder, type FolderLock } from "../data-dir-lock.js";
 import { clampCosineDistance } from "./score-mapping.js";
-import { readSnapshot, writeSnapshot } from "./snapshot.js";
-import type { VectorHit, VectorIndex, VectorIndexCapabilities } from "../../core/contracts/vector-index.js";
+import { FileBackedIndex, type IndexManifest } from "./file-backed-index.js";
+import type { VectorHit, VectorIndex } from "../../core/contracts/vector-index.js";
 
 export interface HnswIndexOptions {
   /** Vector length; 0 takes it from the first add (or from the saved index). */
@@ -34,13 +32,10 @@ export interface HnswIndexOptions {
 }
 
 /** What the manifest records besides the hnswlib file. */
-interface HnswMeta {
+interface HnswMeta extends IndexManifest {
   space: "ip";
-  dimension: number;
   M: number;
   efConstruction: number;
-  lastId: number;
-  count: number;
 }
 
 const KIND = "hnswlib";
@@ -59,106 +54,52 @@ async function loadHnswlib(): Promise<typeof Hnswlib> {
   return module.default ?? module;
 }
 
+/** HnswIndex's default search-time candidate list size (see the ef option). */
+export const DEFAULT_HNSW_EF = 256;
+
 /**
  * The embedded default's vector index: hnswlib-node used directly, in the inner-product space over the
  * L2-normalised vectors the data manager hands it (so hnswlib's distance, 1 - dot, is the cosine distance).
  * Labels are record ids. Deleted points are only marked, and new ids reuse their slots, so an evicting cache
  * keeps a bounded index.
  */
-/** HnswIndex's default search-time candidate list size (see the ef option). */
-export const DEFAULT_HNSW_EF = 256;
-
-export class HnswIndex implements VectorIndex {
-  readonly specificationVersion = "v1";
-  readonly kind = KIND;
-  readonly capabilities: VectorIndexCapabilities;
-  private readonly path?: string;
+export class HnswIndex extends FileBackedIndex<typeof Hnswlib, HnswMeta> implements VectorIndex {
   private readonly M: number;
   private readonly efConstruction: number;
   /** The search-time candidate list size in use. */
   readonly ef: number;
   private readonly initialCapacity: number;
-  private dim: number;
-  private lib?: typeof Hnswlib;
   private index: Hnswlib.HierarchicalNSW | null = null;
   private live = 0;
-  private maxId = 0;
-  private dirty = false;
-  private closed = false;
-  private initialising?: Promise<void>;
-  /** The folder's lock, held from init() to close(). */
-  private lock?: FolderLock;
-  /** Mutations and saves run one at a time: hnswlib writes its file on a worker thread. */
-  private tail: Promise<unknown> = Promise.resolve();
 
   constructor(options: HnswIndexOptions) {
-    this.dim = integerAtLeast("HnswIndex: dimension", options.dimension, 0);
-    this.path = options.path;
+    super({ kind: KIND, label: "HnswIndex", dimension: options.dimension, path: options.path, maxId: MAX_ID });
     this.M = integerAtLeast("HnswIndex: M", options.M ?? 16, 2);
     this.efConstruction = integerAtLeast("HnswIndex: efConstruction", options.efConstruction ?? 200, 1);
     this.ef = integerAtLeast("HnswIndex: ef", options.ef ?? DEFAULT_HNSW_EF, 1);
     this.initialCapacity = integerAtLeast("HnswIndex: initialCapacity", options.initialCapacity ?? 1024, 1);
-    this.capabilities = Object.freeze({ persistent: this.path !== undefined, shared: false });
   }
 
-  get dimension(): number {
-    return this.dim;
+  protected loadLibrary(): Promise<typeof Hnswlib> {
+    return loadHnswlib();
   }
 
-  init(): Promise<void> {
-    // A failed init (e.g. the folder locked by another process) is not remembered: calling init() again retries.
-    this.initialising ??= this.load().catch((error: unknown) => {
-      this.initialising = undefined;
-      throw error;
-    });
-    return this.initialising;
-  }
-
-  private async load(): Promise<void> {
-    const lib = await loadHnswlib();
-    if (this.path !== undefined) {
-      // Another index saving to this folder would overwrite our saves (and we theirs), losing entries for good.
-      this.lock = lockFolder(this.path, KIND);
-      try {
-        await this.loadSnapshot(lib, this.path);
-      } catch (error) {
-        this.releaseLock();
-        throw error;
-      }
-    }
-    // Set last: an index whose init failed stays unusable (assertReady), so it never saves to the folder.
-    this.lib = lib;
-  }
-
-  private async loadSnapshot(lib: typeof Hnswlib, path: string): Promise<void> {
-    const snapshot = await readSnapshot<HnswMeta>(path, KIND);
-    if (snapshot === null) return;
-    const meta = snapshot.meta;
-    if (this.dim !== 0 && meta.dimension !== this.dim) {
-      throw new DimensionMismatchError(meta.dimension, this.dim, `hnswlib index saved in ${path}`);
-    }
+  protected async restore(lib: typeof Hnswlib, meta: HnswMeta, dataPath: string): Promise<void> {
     const index = new lib.HierarchicalNSW("ip", meta.dimension);
     try {
-      await index.readIndex(snapshot.dataPath, true);
+      await index.readIndex(dataPath, true);
     } catch (error) {
-      throw new StoreError(KIND, `cannot read ${snapshot.dataPath}`, { cause: error });
+      throw new StoreError(KIND, `cannot read ${dataPath}`, { cause: error });
     }
     index.setEf(this.ef);
     this.index = index;
-    this.dim = meta.dimension;
     this.live = meta.count;
-    this.maxId = meta.lastId;
   }
 
   async add(items: ReadonlyArray<{ id: number; vector: Float32Array }>): Promise<void> {
     this.assertReady();
     if (items.length === 0) return;
-    const dimension = this.dim || items[0].vector.length;
-    for (const { id, vector } of items) {
-      if (!isLabel(id)) throw new ValidationError(`HnswIndex: ids must be integers in [0, ${MAX_ID}], got ${id}`);
-      if (vector.length !== dimension) throw new DimensionMismatchError(dimension, vector.length);
-    }
-    this.dim = dimension;
+    this.acceptItems(items, isLabel);
     await this.serial(() => {
       const index = this.index ?? this.createIndex();
       for (const { id, vector } of items) this.upsert(index, id, Array.from(vector));
@@ -209,8 +150,7 @@ export class HnswIndex implements VectorIndex {
   }
 
   async search(vector: Float32Array, topK: number): Promise<VectorHit[]> {
-    this.assertReady();
-    if (this.dim !== 0 && vector.length !== this.dim) throw new DimensionMismatchError(this.dim, vector.length);
+    this.acceptQuery(vector);
     const k = Math.min(Math.floor(topK), this.live);
     if (this.index === null || k < 1) return [];
     const { neighbors, distances } = this.index.searchKnn(Array.from(vector), k);
@@ -235,11 +175,6 @@ export class HnswIndex implements VectorIndex {
     });
   }
 
-  async lastId(): Promise<number> {
-    this.assertReady();
-    return this.maxId;
-  }
-
   async count(): Promise<number> {
     this.assertReady();
     return this.live;
@@ -257,58 +192,16 @@ export class HnswIndex implements VectorIndex {
     });
   }
 
-  async flush(): Promise<void> {
-    this.assertReady();
-    await this.serial(() => this.save());
+  protected manifest(): HnswMeta | null {
+    if (this.index === null) return null;
+    return { space: "ip", dimension: this.dim, M: this.M, efConstruction: this.efConstruction, lastId: this.maxId, count: this.live };
   }
 
-  /**
-   * Saves pending changes (when the index has a path) and releases the index and its folder's lock. If the save
-   * fails, the index stays open and keeps the lock: close() can be called again.
-   */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    // An init under way would take the lock after we released it.
-    await this.initialising?.catch(() => undefined);
-    await this.serial(async () => {
-      if (this.closed) return;
-      if (this.lib !== undefined) await this.save();
-      this.index = null;
-      this.closed = true;
-      this.releaseLock();
-    });
+  protected async writeData(dataPath: string): Promise<void> {
+    await this.index!.writeIndex(dataPath);
   }
 
-  private releaseLock(): void {
-    this.lock?.release();
-    this.lock = undefined;
-  }
-
-  private async save(): Promise<void> {
-    const index = this.index;
-    if (this.path === undefined || !this.dirty || index === null) return;
-    const meta: HnswMeta = {
-      space: "ip",
-      dimension: this.dim,
-      M: this.M,
-      efConstruction: this.efConstruction,
-      lastId: this.maxId,
-      count: this.live,
-    };
-    await writeSnapshot(this.path, KIND, meta, async (dataPath) => {
-      await index.writeIndex(dataPath);
-    });
-    this.dirty = false;
-  }
-
-  private serial<T>(task: () => T | Promise<T>): Promise<T> {
-    const run = this.tail.then(task);
-    this.tail = run.catch(() => undefined);
-    return run;
-  }
-
-  private assertReady(): void {
-    if (this.closed) throw new StoreError(KIND, "the index is closed");
-    if (this.lib === undefined) throw new StoreError(KIND, "call init() before using the index");
+  protected release(): void {
+    this.index = null;
   }
 }

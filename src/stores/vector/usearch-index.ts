@@ -1,17 +1,15 @@
 /**
- * The USearch vector index. Over 300 lines: one index's implementation of the whole VectorIndex contract, with
- * its save and load and its folder lock: the methods share the loaded native index and its id maps, so there is
- * no seam to split at.
+ * The USearch vector index: the native index's inserts, searches and deletes, its quantization and its
+ * memory-mapped view; the lifecycle it shares with the other file-backed indexes is in file-backed-index.ts.
  */
 import { availableParallelism } from "node:os";
 import type * as Usearch from "usearch";
-import { DimensionMismatchError, StoreError, ValidationError } from "../../core/errors.js";
+import { StoreError, ValidationError } from "../../core/errors.js";
 import { importOptional } from "../../core/optional-import.js";
 import { integerAtLeast } from "../../core/validation.js";
-import { lockFolder, type FolderLock } from "../data-dir-lock.js";
 import { clampCosineDistance } from "./score-mapping.js";
-import { readSnapshot, writeSnapshot } from "./snapshot.js";
-import type { VectorHit, VectorIndex, VectorIndexCapabilities } from "../../core/contracts/vector-index.js";
+import { FileBackedIndex, type IndexManifest } from "./file-backed-index.js";
+import type { VectorHit, VectorIndex } from "../../core/contracts/vector-index.js";
 
 /** How each vector is stored: 4, 2 or 1 byte per dimension. */
 export type UsearchQuantization = "f32" | "f16" | "i8";
@@ -58,13 +56,10 @@ export interface UsearchIndexOptions {
 }
 
 /** What the manifest records besides usearch's own file. */
-interface UsearchMeta {
+interface UsearchMeta extends IndexManifest {
   metric: "cos";
-  dimension: number;
   quantization: UsearchQuantization;
   connectivity: number;
-  lastId: number;
-  count: number;
 }
 
 type UsearchModule = typeof Usearch;
@@ -87,11 +82,7 @@ function isKey(id: number): boolean {
  * cosine distance. Vectors may be stored at 16 or 8 bits per dimension (quantization), which cuts the memory
  * of a large cache 2-4x; adds of many vectors use every core. Removed keys free their slots for new ones.
  */
-export class UsearchIndex implements VectorIndex {
-  readonly specificationVersion = "v1";
-  readonly kind = KIND;
-  readonly capabilities: VectorIndexCapabilities;
-  private readonly path?: string;
+export class UsearchIndex extends FileBackedIndex<UsearchModule, UsearchMeta> implements VectorIndex {
   private readonly requested?: UsearchQuantization;
   private readonly connectivity: number;
   private readonly expansionAdd: number;
@@ -99,22 +90,12 @@ export class UsearchIndex implements VectorIndex {
   readonly expansionSearch: number;
   private readonly view: boolean;
   private quant: UsearchQuantization;
-  private dim: number;
-  private lib?: UsearchModule;
   private index: Usearch.Index | null = null;
   /** The file a viewed (memory-mapped, read-only) index maps; undefined once the index is writable. */
   private viewed?: string;
-  private maxId = 0;
-  private dirty = false;
-  private closed = false;
-  private initialising?: Promise<void>;
-  private lock?: FolderLock;
-  /** Mutations and saves run one at a time. */
-  private tail: Promise<unknown> = Promise.resolve();
 
   constructor(options: UsearchIndexOptions) {
-    this.dim = integerAtLeast("UsearchIndex: dimension", options.dimension, 0);
-    this.path = options.path;
+    super({ kind: KIND, label: "UsearchIndex", dimension: options.dimension, path: options.path, maxId: Number.MAX_SAFE_INTEGER });
     if (options.quantization !== undefined && !USEARCH_QUANTIZATIONS.includes(options.quantization)) {
       throw new ValidationError(`UsearchIndex: quantization must be one of ${USEARCH_QUANTIZATIONS.join(", ")}, got ${JSON.stringify(options.quantization)}`);
     }
@@ -124,11 +105,6 @@ export class UsearchIndex implements VectorIndex {
     this.expansionAdd = integerAtLeast("UsearchIndex: expansionAdd", options.expansionAdd ?? 128, 1);
     this.expansionSearch = integerAtLeast("UsearchIndex: expansionSearch", options.expansionSearch ?? DEFAULT_USEARCH_EXPANSION_SEARCH, 1);
     this.view = options.view ?? false;
-    this.capabilities = Object.freeze({ persistent: this.path !== undefined, shared: false });
-  }
-
-  get dimension(): number {
-    return this.dim;
   }
 
   /** How vectors are stored: the option, or what the saved index was built with. */
@@ -136,54 +112,25 @@ export class UsearchIndex implements VectorIndex {
     return this.quant;
   }
 
-  init(): Promise<void> {
-    // A failed init (e.g. the folder locked by another process) is not remembered: calling init() again retries.
-    this.initialising ??= this.open().catch((error: unknown) => {
-      this.initialising = undefined;
-      throw error;
-    });
-    return this.initialising;
+  protected loadLibrary(): Promise<UsearchModule> {
+    return loadUsearch();
   }
 
-  private async open(): Promise<void> {
-    const lib = await loadUsearch();
-    if (this.path !== undefined) {
-      // Another index saving to this folder would overwrite our saves (and we theirs), losing entries for good.
-      this.lock = lockFolder(this.path, KIND);
-      try {
-        await this.loadSnapshot(lib, this.path);
-      } catch (error) {
-        this.releaseLock();
-        throw error;
-      }
-    }
-    // Set last: an index whose init failed stays unusable (assertReady), so it never saves to the folder.
-    this.lib = lib;
-  }
-
-  private async loadSnapshot(lib: UsearchModule, path: string): Promise<void> {
-    const snapshot = await readSnapshot<UsearchMeta>(path, KIND);
-    if (snapshot === null) return;
-    const meta = snapshot.meta;
-    if (this.dim !== 0 && meta.dimension !== this.dim) {
-      throw new DimensionMismatchError(meta.dimension, this.dim, `usearch index saved in ${path}`);
-    }
+  protected async restore(lib: UsearchModule, meta: UsearchMeta, dataPath: string): Promise<void> {
     if (this.requested !== undefined && meta.quantization !== this.requested) {
       const fix = "leave quantization out to keep it, or remove the folder to rebuild the index";
-      throw new ValidationError(`UsearchIndex: the index in ${path} stores ${meta.quantization} vectors, quantization asks for ${this.requested}: ${fix}.`);
+      throw new ValidationError(`UsearchIndex: the index in ${this.path} stores ${meta.quantization} vectors, quantization asks for ${this.requested}: ${fix}.`);
     }
-    this.dim = meta.dimension;
     this.quant = meta.quantization;
     const index = this.newIndex(lib);
     try {
-      if (this.view) index.view(snapshot.dataPath);
-      else index.load(snapshot.dataPath);
+      if (this.view) index.view(dataPath);
+      else index.load(dataPath);
     } catch (error) {
-      throw new StoreError(KIND, `cannot read ${snapshot.dataPath}`, { cause: error });
+      throw new StoreError(KIND, `cannot read ${dataPath}`, { cause: error });
     }
     this.index = index;
-    this.viewed = this.view ? snapshot.dataPath : undefined;
-    this.maxId = meta.lastId;
+    this.viewed = this.view ? dataPath : undefined;
   }
 
   private newIndex(lib: UsearchModule): Usearch.Index {
@@ -201,15 +148,10 @@ export class UsearchIndex implements VectorIndex {
   async add(items: ReadonlyArray<{ id: number; vector: Float32Array }>): Promise<void> {
     this.assertReady();
     if (items.length === 0) return;
-    const dimension = this.dim || items[0].vector.length;
+    const dimension = this.acceptItems(items, isKey);
     // The last vector given for an id wins, as if the items were added one by one.
     const latest = new Map<number, Float32Array>();
-    for (const { id, vector } of items) {
-      if (!isKey(id)) throw new ValidationError(`UsearchIndex: ids must be integers in [0, ${Number.MAX_SAFE_INTEGER}], got ${id}`);
-      if (vector.length !== dimension) throw new DimensionMismatchError(dimension, vector.length);
-      latest.set(id, vector);
-    }
-    this.dim = dimension;
+    for (const { id, vector } of items) latest.set(id, vector);
     await this.serial(async () => {
       const index = this.writable();
       const ids = [...latest.keys()];
@@ -231,8 +173,7 @@ export class UsearchIndex implements VectorIndex {
   }
 
   async search(vector: Float32Array, topK: number): Promise<VectorHit[]> {
-    this.assertReady();
-    if (this.dim !== 0 && vector.length !== this.dim) throw new DimensionMismatchError(this.dim, vector.length);
+    this.acceptQuery(vector);
     const k = Math.min(Math.floor(topK), this.index?.size() ?? 0);
     if (this.index === null || k < 1) return [];
     // One query: one thread (more would only add the cost of starting them).
@@ -250,11 +191,6 @@ export class UsearchIndex implements VectorIndex {
     });
   }
 
-  async lastId(): Promise<number> {
-    this.assertReady();
-    return this.maxId;
-  }
-
   async count(): Promise<number> {
     this.assertReady();
     return this.index?.size() ?? 0;
@@ -268,28 +204,6 @@ export class UsearchIndex implements VectorIndex {
       this.viewed = undefined;
       this.maxId = 0;
       this.dirty = true;
-    });
-  }
-
-  async flush(): Promise<void> {
-    this.assertReady();
-    await this.serial(() => this.save());
-  }
-
-  /**
-   * Saves pending changes (when the index has a path) and releases the index and its folder's lock. If the save
-   * fails, the index stays open and keeps the lock: close() can be called again.
-   */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    // An init under way would take the lock after we released it.
-    await this.initialising?.catch(() => undefined);
-    await this.serial(async () => {
-      if (this.closed) return;
-      if (this.lib !== undefined) await this.save();
-      this.index = null;
-      this.closed = true;
-      this.releaseLock();
     });
   }
 
@@ -310,27 +224,16 @@ export class UsearchIndex implements VectorIndex {
     return this.index;
   }
 
-  private releaseLock(): void {
-    this.lock?.release();
-    this.lock = undefined;
+  protected manifest(): UsearchMeta | null {
+    if (this.index === null) return null;
+    return { metric: "cos", dimension: this.dim, quantization: this.quant, connectivity: this.connectivity, lastId: this.maxId, count: this.index.size() };
   }
 
-  private async save(): Promise<void> {
-    const index = this.index;
-    if (this.path === undefined || !this.dirty || index === null) return;
-    const meta: UsearchMeta = { metric: "cos", dimension: this.dim, quantization: this.quant, connectivity: this.connectivity, lastId: this.maxId, count: index.size() };
-    await writeSnapshot(this.path, KIND, meta, async (dataPath) => index.save(dataPath));
-    this.dirty = false;
+  protected async writeData(dataPath: string): Promise<void> {
+    this.index!.save(dataPath);
   }
 
-  private serial<T>(task: () => T | Promise<T>): Promise<T> {
-    const run = this.tail.then(task);
-    this.tail = run.catch(() => undefined);
-    return run;
-  }
-
-  private assertReady(): void {
-    if (this.closed) throw new StoreError(KIND, "the index is closed");
-    if (this.lib === undefined) throw new StoreError(KIND, "call init() before using the index");
+  protected release(): void {
+    this.index = null;
   }
 }

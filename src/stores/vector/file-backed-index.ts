@@ -1,0 +1,184 @@
+/**
+ * What every in-process vector index saved to a folder shares: loading its native library once (a failed init is
+ * retried), the folder's lock from init() to close(), mutations and saves one at a time, crash-safe snapshots
+ * (snapshot.ts), and the checks every call makes. A subclass supplies the native index itself.
+ */
+import { DimensionMismatchError, StoreError, ValidationError } from "../../core/errors.js";
+import { integerAtLeast } from "../../core/validation.js";
+import { lockFolder, type FolderLock } from "../data-dir-lock.js";
+import { readSnapshot, writeSnapshot } from "./snapshot.js";
+import type { VectorIndexCapabilities } from "../../core/contracts/vector-index.js";
+
+/** What every index's manifest records; each index adds its own build parameters. */
+export interface IndexManifest {
+  dimension: number;
+  lastId: number;
+  count: number;
+}
+
+export interface FileBackedIndexSetup {
+  /** The index's kind: its store name in errors and its lock's owner. */
+  kind: string;
+  /** The class name, for validation messages. */
+  label: string;
+  dimension: number;
+  path?: string;
+  /** The largest id the native index can hold. */
+  maxId: number;
+}
+
+export abstract class FileBackedIndex<Lib, Meta extends IndexManifest> {
+  readonly specificationVersion = "v1";
+  readonly kind: string;
+  readonly capabilities: VectorIndexCapabilities;
+  protected readonly label: string;
+  protected readonly path?: string;
+  protected dim: number;
+  /** The native library, set once init() has succeeded. */
+  protected lib?: Lib;
+  protected maxId = 0;
+  /** Changes not yet saved. */
+  protected dirty = false;
+  private readonly idLimit: number;
+  private closed = false;
+  private initialising?: Promise<void>;
+  /** The folder's lock, held from init() to close(). */
+  private lock?: FolderLock;
+  /** Mutations and saves run one at a time: a native save may run on a worker thread. */
+  private tail: Promise<unknown> = Promise.resolve();
+
+  protected constructor(setup: FileBackedIndexSetup) {
+    this.kind = setup.kind;
+    this.label = setup.label;
+    this.dim = integerAtLeast(`${setup.label}: dimension`, setup.dimension, 0);
+    this.path = setup.path;
+    this.idLimit = setup.maxId;
+    this.capabilities = Object.freeze({ persistent: this.path !== undefined, shared: false });
+  }
+
+  /** Loads the optional native package (MissingDependencyError when it is not installed). */
+  protected abstract loadLibrary(): Promise<Lib>;
+  /** Builds the native index from a saved snapshot's data; dim is already the saved dimension. */
+  protected abstract restore(lib: Lib, meta: Meta, dataPath: string): Promise<void>;
+  /** What to save now, or null when there is no native index to save. */
+  protected abstract manifest(): Meta | null;
+  /** Writes the native index's data to dataPath. */
+  protected abstract writeData(dataPath: string): Promise<void>;
+  /** Drops the native index when the index closes. */
+  protected abstract release(): void;
+
+  get dimension(): number {
+    return this.dim;
+  }
+
+  init(): Promise<void> {
+    // A failed init (e.g. the folder locked by another process) is not remembered: calling init() again retries.
+    this.initialising ??= this.open().catch((error: unknown) => {
+      this.initialising = undefined;
+      throw error;
+    });
+    return this.initialising;
+  }
+
+  private async open(): Promise<void> {
+    const lib = await this.loadLibrary();
+    if (this.path !== undefined) {
+      // Another index saving to this folder would overwrite our saves (and we theirs), losing entries for good.
+      this.lock = lockFolder(this.path, this.kind);
+      try {
+        await this.loadSnapshot(lib, this.path);
+      } catch (error) {
+        this.releaseLock();
+        throw error;
+      }
+    }
+    // Set last: an index whose init failed stays unusable (assertReady), so it never saves to the folder.
+    this.lib = lib;
+  }
+
+  private async loadSnapshot(lib: Lib, path: string): Promise<void> {
+    const snapshot = await readSnapshot<Meta>(path, this.kind);
+    if (snapshot === null) return;
+    const meta = snapshot.meta;
+    if (this.dim !== 0 && meta.dimension !== this.dim) {
+      throw new DimensionMismatchError(meta.dimension, this.dim, `${this.kind} index saved in ${path}`);
+    }
+    const before = this.dim;
+    this.dim = meta.dimension;
+    try {
+      await this.restore(lib, meta, snapshot.dataPath);
+    } catch (error) {
+      this.dim = before;
+      throw error;
+    }
+    this.maxId = meta.lastId;
+  }
+
+  /** Checks an add's ids and vectors; returns the dimension they have (and the index takes from now on). */
+  protected acceptItems(items: ReadonlyArray<{ id: number; vector: Float32Array }>, isId: (id: number) => boolean): number {
+    const dimension = this.dim || items[0].vector.length;
+    for (const { id, vector } of items) {
+      if (!isId(id)) throw new ValidationError(`${this.label}: ids must be integers in [0, ${this.idLimit}], got ${id}`);
+      if (vector.length !== dimension) throw new DimensionMismatchError(dimension, vector.length);
+    }
+    this.dim = dimension;
+    return dimension;
+  }
+
+  /** Checks a search: the index is ready and the query has its dimension. */
+  protected acceptQuery(vector: Float32Array): void {
+    this.assertReady();
+    if (this.dim !== 0 && vector.length !== this.dim) throw new DimensionMismatchError(this.dim, vector.length);
+  }
+
+  async lastId(): Promise<number> {
+    this.assertReady();
+    return this.maxId;
+  }
+
+  async flush(): Promise<void> {
+    this.assertReady();
+    await this.serial(() => this.save());
+  }
+
+  /**
+   * Saves pending changes (when the index has a path) and releases the index and its folder's lock. If the save
+   * fails, the index stays open and keeps the lock: close() can be called again.
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    // An init under way would take the lock after we released it.
+    await this.initialising?.catch(() => undefined);
+    await this.serial(async () => {
+      if (this.closed) return;
+      if (this.lib !== undefined) await this.save();
+      this.release();
+      this.closed = true;
+      this.releaseLock();
+    });
+  }
+
+  private releaseLock(): void {
+    this.lock?.release();
+    this.lock = undefined;
+  }
+
+  private async save(): Promise<void> {
+    if (this.path === undefined || !this.dirty) return;
+    const meta = this.manifest();
+    if (meta === null) return;
+    await writeSnapshot(this.path, this.kind, meta, (dataPath) => this.writeData(dataPath));
+    this.dirty = false;
+  }
+
+  protected serial<T>(task: () => T | Promise<T>): Promise<T> {
+    const run = this.tail.then(task);
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  protected assertReady(): void {
+    if (this.closed) throw new StoreError(this.kind, "the index is closed");
+    if (this.lib === undefined) throw new StoreError(this.kind, "call init() before using the index");
+  }
+}
