@@ -5,6 +5,7 @@
  */
 import { readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { VectorIndex } from "../src/core/contracts/vector-index.js";
 import { HnswIndex } from "../src/stores/vector/hnsw.js";
 import { UsearchIndex, type UsearchQuantization } from "../src/stores/vector/usearch-index.js";
@@ -28,6 +29,8 @@ export interface ScaleResult {
   entries: number;
   buildSeconds: number;
   buildRowsPerSecond: number;
+  /** The event loop's longest wait while building: how long a server's other requests could stall. */
+  buildStallMaxMs: number;
   rssPerEntry: number;
   fileBytesPerEntry: number;
   saveSeconds: number;
@@ -86,6 +89,8 @@ const before = await memorySnapshot();
 const index = create();
 await index.init();
 const buildStart = process.hrtime.bigint();
+const stalls = monitorEventLoopDelay({ resolution: 10 });
+stalls.enable();
 const buildSeconds = await timed(async () => {
   for (let from = 0; from < stored.count; from += BATCH) {
     const items = [];
@@ -94,6 +99,7 @@ const buildSeconds = await timed(async () => {
     if (from % 100_000 === 0 && from > 0) console.error(`  ${variant}: ${from.toLocaleString("en")} rows, ${secondsSince(buildStart).toFixed(0)} s`);
   }
 });
+stalls.disable();
 const memory = memoryDelta(stored.count, before, await memorySnapshot());
 
 async function searchAll(target: VectorIndex): Promise<{ p50: number; p99: number; recall: number; errors: number[] }> {
@@ -139,6 +145,7 @@ const result: ScaleResult = {
   entries: stored.count,
   buildSeconds,
   buildRowsPerSecond: stored.count / buildSeconds,
+  buildStallMaxMs: stalls.max / 1e6,
   rssPerEntry: memory.rssPerEntry,
   fileBytesPerEntry,
   saveSeconds,

@@ -74,6 +74,7 @@ const rows = results.map((r) => {
     r.data,
     r.index,
     `${num(r.buildRowsPerSecond)}${times(r.buildRowsPerSecond, base?.buildRowsPerSecond)}`,
+    num(r.buildStallMaxMs),
     `${num(r.rssPerEntry)} B${times(r.rssPerEntry, base?.rssPerEntry)}`,
     `${num(r.fileBytesPerEntry)} B`,
     num(r.saveSeconds, 2),
@@ -93,7 +94,7 @@ const block = [
     `${num(entries)} entries of 512-d unit vectors, ${num(queryCount)} near-duplicate queries (cosine 0.95 to a stored entry) at topK 5. ` +
     "Ratios in brackets are to hnswlib on the same data.",
   table(
-    ["data", "index", "build rows/s (batches of 1,000)", "RSS per entry", "file per entry", "save s", "load s", "view s (search p50)", "search p50 / p99 us", "recall@1", "distance error p99 / max"],
+    ["data", "index", "build rows/s (batches of 1,000)", "longest stall while building, ms", "RSS per entry", "file per entry", "save s", "load s", "view s (search p50)", "search p50 / p99 us", "recall@1", "distance error p99 / max"],
     rows,
   ),
 ].join("\n\n");

@@ -30,6 +30,11 @@ export function cosineSimilarity(a: ArrayLike<number>, b: ArrayLike<number>): nu
   return aa === 0 || bb === 0 ? 0 : ab / Math.sqrt(aa * bb);
 }
 
+/** Cosine distance, 1 - cosine similarity, kept within [0, 2] against rounding. */
+export function cosineDistance(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  return Math.min(2, Math.max(0, 1 - cosineSimilarity(a, b)));
+}
+
 /** Float32Array <-> bytes, for stores that keep embeddings as BLOBs (little-endian, as on every supported CPU). */
 export function vectorToBytes(vector: Float32Array): Buffer {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);

@@ -11,6 +11,11 @@ export interface VectorIndexCapabilities {
   persistent: boolean;
   /** Several processes share the index (a database), so it is never rebuilt from one process's view. */
   shared: boolean;
+  /**
+   * Search distances are rounded: the index keeps compressed vectors (usearch at f16 or i8). The cache then judges
+   * each candidate on its exact distance, computed from the embedding its record keeps. Default false.
+   */
+  roundedDistances?: boolean;
 }
 
 /**

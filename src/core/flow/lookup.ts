@@ -63,7 +63,9 @@ async function searchAndJudge(prepared: Prepared, alreadyJudged: number | undefi
   const candidates = hits.filter((hit) => hit.id !== alreadyJudged);
   const records = await timed(cache, "data", () => Promise.all(candidates.map((hit) => stages.fetch(hit.id))));
   const visible = await Promise.all(records.map((record) => (record ? admissible(prepared, record) : false)));
-  const judged = records.flatMap((record, i) => (record && visible[i] ? [toCandidate(record, candidates[i].distance)] : []));
+  const judged = records.flatMap((record, i) =>
+    record && visible[i] ? [toCandidate(record, stages.distance(embedding, candidates[i], record))] : [],
+  );
   await Promise.all(
     judged.map((candidate) => judge(prepared, candidate, embedding, scored, judged.filter((other) => other !== candidate))),
   );

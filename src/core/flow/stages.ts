@@ -10,6 +10,7 @@ import type { PreEmbeddingResult } from "../contracts/processors.js";
 import type { VectorHit } from "../contracts/vector-index.js";
 import type { ResolvedContext } from "../request-context.js";
 import { normalizeScore } from "../score.js";
+import { cosineDistance } from "../vector-math.js";
 import type { CacheRecord, CacheRequest } from "../types.js";
 
 /** What a judgement knows besides the two sides it compares. */
@@ -29,6 +30,8 @@ export interface Stages {
   search?: (vector: Float32Array, topK: number) => Promise<VectorHit[]>;
   /** Entry id -> its live record, or null. */
   fetch(id: number): Promise<CacheRecord | null>;
+  /** The distance a candidate is judged on: the search's, or the exact one when the index rounds distances. */
+  distance(query: Float32Array, hit: VectorHit, record: CacheRecord): number;
   /** A candidate's score, normalised to [0, 1] by the cache's evaluation's range. */
   evaluate(source: EvaluationSource, candidate: EvaluationCandidate, context: JudgeContext): Promise<number>;
   /**
@@ -49,6 +52,8 @@ export function resolveStages(cache: CacheKernel, overrides: ResolvedContext): S
     : manager.vector
       ? (vector: Float32Array, topK: number) => manager.search(vector, topK)
       : undefined;
+  // Only the cache's own index: a searchFunc's distances are the user's to define.
+  const exact = !customSearch && manager.vector?.capabilities.roundedDistances === true;
   const stages: Stages = {
     preEmbed: async (request) => (preEmbeddingFunc.fn ?? cache.preEmbeddingFunc)(request, { config: cache.config, extra: preEmbeddingFunc.extra }),
     embed: async (key) => {
@@ -57,6 +62,7 @@ export function resolveStages(cache: CacheKernel, overrides: ResolvedContext): S
     },
     search,
     fetch: async (id) => (getScalarData.fn ? getScalarData.fn(id, getScalarData.extra) : manager.getScalarData(id)),
+    distance: exact ? exactDistance : (_query, hit) => hit.distance,
     evaluate: async (source, candidate, { neighbours, lookup }) => {
       const raw = evaluationFunc.fn
         ? await evaluationFunc.fn(source, candidate, evaluationFunc.extra)
@@ -74,4 +80,10 @@ export function resolveStages(cache: CacheKernel, overrides: ResolvedContext): S
     embeddingFunc: embeddingFunc.fn ? undefined : cache.embeddingFunc,
   };
   return stages;
+}
+
+/** The cosine distance between the query and the record's stored vector; the search's when the record has none. */
+function exactDistance(query: Float32Array, hit: VectorHit, record: CacheRecord): number {
+  const stored = record.embedding;
+  return stored !== undefined && stored.length === query.length ? cosineDistance(query, stored) : hit.distance;
 }

@@ -16,6 +16,14 @@ export interface IndexManifest {
   count: number;
 }
 
+/**
+ * The longest a bulk add holds the event loop at a time: a server answers other requests between its slices
+ * (docs/benchmarks.md, "A million entries": the longest stall while building).
+ */
+export const ADD_TURN_BUDGET_MS = 20;
+/** Vectors in a bulk add's first slice, before the rate is known. */
+const FIRST_SLICE = 32;
+
 export interface FileBackedIndexSetup {
   /** The index's kind: its store name in errors and its lock's owner. */
   kind: string;
@@ -30,7 +38,6 @@ export interface FileBackedIndexSetup {
 export abstract class FileBackedIndex<Lib, Meta extends IndexManifest> {
   readonly specificationVersion = "v1";
   readonly kind: string;
-  readonly capabilities: VectorIndexCapabilities;
   protected readonly label: string;
   protected readonly path?: string;
   protected dim: number;
@@ -53,7 +60,6 @@ export abstract class FileBackedIndex<Lib, Meta extends IndexManifest> {
     this.dim = integerAtLeast(`${setup.label}: dimension`, setup.dimension, 0);
     this.path = setup.path;
     this.idLimit = setup.maxId;
-    this.capabilities = Object.freeze({ persistent: this.path !== undefined, shared: false });
   }
 
   /** Loads the optional native package (MissingDependencyError when it is not installed). */
@@ -66,6 +72,15 @@ export abstract class FileBackedIndex<Lib, Meta extends IndexManifest> {
   protected abstract writeData(dataPath: string): Promise<void>;
   /** Drops the native index when the index closes. */
   protected abstract release(): void;
+
+  get capabilities(): VectorIndexCapabilities {
+    return { persistent: this.path !== undefined, shared: false, roundedDistances: this.roundsDistances() };
+  }
+
+  /** Whether the native index keeps compressed vectors, so its distances are rounded. */
+  protected roundsDistances(): boolean {
+    return false;
+  }
 
   get dimension(): number {
     return this.dim;
@@ -123,6 +138,23 @@ export abstract class FileBackedIndex<Lib, Meta extends IndexManifest> {
     }
     this.dim = dimension;
     return dimension;
+  }
+
+  /**
+   * Runs `step` over [0, count) in slices of at most `maxSlice` items, each sized from the rate so far to take
+   * about ADD_TURN_BUDGET_MS, and lets the event loop turn between slices. One slice needs no turn.
+   */
+  protected async inTurns(count: number, maxSlice: number, step: (from: number, to: number) => void): Promise<void> {
+    let slice = Math.min(FIRST_SLICE, maxSlice);
+    for (let from = 0; from < count; ) {
+      if (from > 0) await new Promise((resolve) => setImmediate(resolve));
+      const to = Math.min(count, from + slice);
+      const started = performance.now();
+      step(from, to);
+      const perItemMs = (performance.now() - started) / (to - from);
+      slice = Math.max(1, Math.min(maxSlice, Math.floor(ADD_TURN_BUDGET_MS / Math.max(perItemMs, 1e-3))));
+      from = to;
+    }
   }
 
   /** Checks a search: the index is ready and the query has its dimension. */

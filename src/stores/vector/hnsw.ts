@@ -42,6 +42,9 @@ const KIND = "hnswlib";
 /** hnswlib-node passes labels as uint32. */
 const MAX_ID = 0xffffffff;
 
+/** The most points added in one turn of the event loop (fewer when they take longer than the turn's budget). */
+const MAX_SLICE = 1024;
+
 function isLabel(id: number): boolean {
   return Number.isInteger(id) && id >= 0 && id <= MAX_ID;
 }
@@ -100,10 +103,12 @@ export class HnswIndex extends FileBackedIndex<typeof Hnswlib, HnswMeta> impleme
     this.assertReady();
     if (items.length === 0) return;
     this.acceptItems(items, isLabel);
-    await this.serial(() => {
+    await this.serial(async () => {
       const index = this.index ?? this.createIndex();
-      for (const { id, vector } of items) this.upsert(index, id, Array.from(vector));
       this.dirty = true;
+      await this.inTurns(items.length, MAX_SLICE, (from, to) => {
+        for (let i = from; i < to; i++) this.upsert(index, items[i].id, Array.from(items[i].vector));
+      });
     });
   }
 
