@@ -1,7 +1,9 @@
 /**
  * One vector index at scale, in its own process (bench/scale.ts runs one per variant): build from the data set in
  * --dir (written by scale.ts), then memory, save, load (and view), search latency and recall@1 against exact top-1.
- *   tsx bench/scale-variant.ts --dir <folder> --index usearch-i8 [--expansion-search 128] [--json out.json]
+ *   tsx bench/scale-variant.ts --dir <folder> --index usearch-i8 [--expansion-search 128] [--also-expansion-search 512,1024] [--json out.json]
+ * --also-expansion-search (usearch): the saved index opened memory-mapped again at each of these candidate list
+ * sizes, for recall and latency without building it again.
  */
 import { readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -41,6 +43,8 @@ export interface ScaleResult {
   searchP50Us: number;
   searchP99Us: number;
   recallAt1: number;
+  /** usearch with --also-expansion-search: recall and latency at other search-time candidate list sizes. */
+  alsoExpansionSearch?: Array<{ expansionSearch: number; recallAt1: number; searchP50Us: number; searchP99Us: number }>;
   /** |reported distance - exact cosine distance| of the exact neighbour when found first: p99 and max. */
   distanceErrorP99: number;
   distanceErrorMax: number;
@@ -55,6 +59,7 @@ const dir = args.value("dir");
 const variant = args.value("index") ?? "usearch-i8";
 if (dir === undefined) throw new Error("--dir <folder written by bench/scale.ts> is required");
 const expansionSearch = args.value("expansion-search") === undefined ? undefined : args.number("expansion-search", 0);
+const alsoExpansionSearch = (args.value("also-expansion-search") ?? "").split(",").filter(Boolean).map(Number);
 
 function readSet(file: string): VectorSet {
   const bytes = readFileSync(join(dir!, file));
@@ -69,10 +74,10 @@ const truth = JSON.parse(readFileSync(join(dir, "truth.json"), "utf8")) as Scale
 const indexDir = join(dir, `index-${variant}`);
 rmSync(indexDir, { recursive: true, force: true });
 
-function create(view = false): VectorIndex {
+function create(view = false, searchList = expansionSearch): VectorIndex {
   if (variant === "hnswlib") return new HnswIndex({ dimension: DIMENSION, path: indexDir });
   const quantization = variant.replace(/^usearch-/, "") as UsearchQuantization;
-  return new UsearchIndex({ dimension: DIMENSION, path: indexDir, quantization, expansionSearch, view });
+  return new UsearchIndex({ dimension: DIMENSION, path: indexDir, quantization, expansionSearch: searchList, view });
 }
 
 function folderBytes(path: string): number {
@@ -136,6 +141,16 @@ if (variant !== "hnswlib") {
   viewSearchP50Us = (await searchAll(viewed)).p50;
   await viewed.close();
 }
+const also: NonNullable<ScaleResult["alsoExpansionSearch"]> = [];
+if (variant !== "hnswlib") {
+  for (const size of alsoExpansionSearch) {
+    const viewed = create(true, size);
+    await viewed.init();
+    const { p50, p99, recall } = await searchAll(viewed);
+    also.push({ expansionSearch: size, recallAt1: recall, searchP50Us: p50, searchP99Us: p99 });
+    await viewed.close();
+  }
+}
 rmSync(indexDir, { recursive: true, force: true });
 
 const at = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? NaN;
@@ -155,6 +170,7 @@ const result: ScaleResult = {
   searchP50Us: searched.p50,
   searchP99Us: searched.p99,
   recallAt1: searched.recall,
+  alsoExpansionSearch: also.length > 0 ? also : undefined,
   distanceErrorP99: at(searched.errors, 0.99),
   distanceErrorMax: searched.errors.at(-1) ?? NaN,
   gc: memory.gc,

@@ -25,7 +25,7 @@ const entries = args.number("entries", 100_000);
 const queryCount = args.number("queries", 1000);
 const dataKinds = (args.value("data") ?? "sentence,random").split(",");
 const indexes = (args.value("indexes") ?? "hnswlib,usearch-f32,usearch-f16,usearch-i8").split(",");
-const extra = args.value("expansion-search") === undefined ? [] : ["--expansion-search", args.value("expansion-search")!];
+const extra = ["expansion-search", "also-expansion-search"].flatMap((name) => (args.value(name) === undefined ? [] : [`--${name}`, args.value(name)!]));
 const started = process.hrtime.bigint();
 
 function dataSet(kind: string): VectorSet {
@@ -85,6 +85,15 @@ const rows = results.map((r) => {
     `${num(r.distanceErrorP99, 4)} / ${num(r.distanceErrorMax, 4)}`,
   ];
 });
+/** The same saved indexes searched at other candidate list sizes (--also-expansion-search), when asked for. */
+function alsoTable(): string[] {
+  const rows = results.flatMap((r) =>
+    (r.alsoExpansionSearch ?? []).map((a) => [r.data, r.index, num(a.expansionSearch), num(a.recallAt1, 3), `${num(a.searchP50Us)} / ${num(a.searchP99Us)}`]),
+  );
+  if (rows.length === 0) return [];
+  return ["The same saved indexes, memory-mapped, searched at other candidate list sizes:", table(["data", "index", "expansionSearch", "recall@1", "search p50 / p99 us"], rows)];
+}
+
 const env = environment();
 const minutes = secondsSince(started) / 60;
 const passed = process.argv.slice(2).filter((arg) => arg !== "--write-docs");
@@ -97,6 +106,7 @@ const block = [
     ["data", "index", "build rows/s (batches of 1,000)", "longest stall while building, ms", "RSS per entry", "file per entry", "save s", "load s", "view s (search p50)", "search p50 / p99 us", "recall@1", "distance error p99 / max"],
     rows,
   ),
+  ...alsoTable(),
 ].join("\n\n");
 console.log(`\n${block}\n`);
 writeJson(join(RESULTS_DIR, `scale-${entries}.json`), { env, results });

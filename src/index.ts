@@ -93,6 +93,7 @@ export type * from "./core/contracts/data-manager.js";
 export { MapDataManager, type MapDataManagerOptions } from "./presets/map-manager.js";
 export {
   managerFactory,
+  EMBEDDED_DEFAULT_MANAGER,
   SCALAR_KINDS,
   OBJECT_KINDS,
   type ManagerFactoryOptions,

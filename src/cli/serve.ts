@@ -33,7 +33,7 @@ Options:
   --version                  print the version
   -h, --help                 this text
 
-Without -f the cache is the offline semantic preset (Universal Sentence Encoder, SQLite, hnswlib and the
+Without -f the cache is the offline semantic preset (Universal Sentence Encoder, SQLite, usearch and the
 precision guard, weighed by how unambiguous each match is) in the data dir.
 `;
 

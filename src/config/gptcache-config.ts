@@ -10,7 +10,7 @@ import type { Cache } from "../presets/cache.js";
 import type { ConfigOptions } from "../core/config.js";
 import { ValidationError } from "../core/errors.js";
 import { initSimilarCache, type SimilarCacheOptions } from "../presets/similar-cache.js";
-import type { ScalarParams, VectorParams } from "../presets/manager-factory.js";
+import { EMBEDDED_DEFAULT_MANAGER, type ScalarParams, type VectorParams } from "../presets/manager-factory.js";
 import { concatAllQueries } from "../processors/context/concat.js";
 import { first, nop, randomOne, temperatureSoftmax } from "../processors/post.js";
 import * as pre from "../processors/pre.js";
@@ -254,7 +254,7 @@ export function similarCacheOptionsFromConfig(config: GptCacheConfig): SimilarCa
     embedding,
     evaluation: evaluationOf(config, embedding),
     dataDir: storage.dataDir,
-    manager: storage.manager ?? (exact ? "sqlite" : "sqlite,hnswlib"),
+    manager: storage.manager ?? (exact ? "sqlite" : EMBEDDED_DEFAULT_MANAGER),
     maxSize: storage.maxSize,
     cleanSize: storage.cleanSize,
     eviction: storage.eviction,

@@ -4,7 +4,7 @@
  * checked per kind in storage-scalar-params.ts and storage-vector-params.ts.
  */
 import { UnknownKindError, ValidationError } from "../core/errors.js";
-import { OBJECT_KINDS, SCALAR_KINDS } from "../presets/manager-factory.js";
+import { DEFAULT_VECTOR_KIND, OBJECT_KINDS, SCALAR_KINDS } from "../presets/manager-factory.js";
 import { VECTOR_KINDS } from "../stores/vector/kinds.js";
 import type { EmbeddingKind } from "./embedding-choice.js";
 import type { ReadContext } from "./read-context.js";
@@ -54,7 +54,7 @@ export interface ManagerChoice {
 
 /** Reads `storage_config.manager` (GPTCache's `map` included) into this package's kinds. */
 export function readManager(written: string | undefined, embedding: EmbeddingKind, context: ReadContext): ManagerChoice {
-  if (written === undefined) return { scalar: "sqlite", vector: embedding === "string" ? undefined : "hnswlib" };
+  if (written === undefined) return { scalar: "sqlite", vector: embedding === "string" ? undefined : DEFAULT_VECTOR_KIND };
   const scalarStores = [...Object.keys(SCALARS), ...Object.keys(SCALAR_KINDS).filter((kind) => !(kind in SCALARS))];
   if (written.trim().toLowerCase() === "map") {
     if (embedding !== "string") {

@@ -3,7 +3,7 @@
  * names mapped to this package's options, and a server given by host and port turned into its URL.
  */
 import { ValidationError } from "../core/errors.js";
-import type { VectorParams } from "../presets/manager-factory.js";
+import { DEFAULT_VECTOR_KIND, type VectorParams } from "../presets/manager-factory.js";
 import type { ReadContext } from "./read-context.js";
 import type { Section } from "./section.js";
 import { withoutDriver } from "./storage-scalar-params.js";
@@ -25,8 +25,9 @@ const VECTOR_KEYS: Readonly<Record<string, readonly string[]>> = {
   faiss: FILE,
   flat: IN_PROCESS,
   memory: IN_PROCESS,
-  // GPTCache's USearch store: connectivity, expansion_add, expansion_search, and dtype for quantization.
-  usearch: [...FILE, "quantization", "dtype", "connectivity", "expansion_add", "expansion_search", "view"],
+  // GPTCache's USearch store: connectivity, expansion_add, expansion_search, and dtype for quantization; hnswlib's
+  // m, ef_construction and ef stand in for the first three.
+  usearch: [...FILE, "quantization", "dtype", "connectivity", "expansion_add", "expansion_search", "view", "m", "ef_construction", "ef"],
   "langchain-usearch": IN_PROCESS,
   milvus: [...SERVER, "secure", "user", "username", "password", "token", "api_key", "local_mode", "m", "ef_construction", "ef", "timeout_ms"],
   qdrant: [...SERVER, "https", "api_key", "m", "ef_construction", "timeout_ms"],
@@ -72,8 +73,9 @@ export interface VectorChoice {
 /** vector_params for `kind` (undefined: no vector store), checked, GPTCache's names mapped. */
 export function readVectorParams(section: Section | undefined, kind: string | undefined, context: ReadContext): VectorChoice {
   if (!section) return {};
-  const keys = VECTOR_KEYS[kind ?? "hnswlib"] ?? HNSW;
-  section.only(keys, `the ${kind ?? "hnswlib"} vector store`);
+  const vectorKind = kind ?? DEFAULT_VECTOR_KIND;
+  const keys = VECTOR_KEYS[vectorKind] ?? HNSW;
+  section.only(keys, `the ${vectorKind} vector store`);
   const values: Record<string, unknown> = {};
   for (const key of keys) {
     const value = POSITIVE.has(key)
@@ -95,7 +97,7 @@ export function readVectorParams(section: Section | undefined, kind: string | un
   }
   const params: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(rest)) {
-    const name = key === "api_key" && kind === "milvus" ? "token" : key === "m" && (kind ?? "hnswlib") === "hnswlib" ? "M" : (VECTOR_RENAMES[key] ?? camel(key));
+    const name = key === "api_key" && kind === "milvus" ? "token" : key === "m" && (vectorKind === "hnswlib" || vectorKind === "usearch") ? "M" : (VECTOR_RENAMES[key] ?? camel(key));
     if (params[name] !== undefined) throw new ValidationError(`${section.path}: ${key} and another key both set ${name}: set one.`);
     params[name] = name === "url" ? withoutDriver(value as string) : value;
   }

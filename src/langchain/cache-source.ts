@@ -2,9 +2,9 @@ import { Cache } from "../presets/cache.js";
 import { MissingDependencyError, NotInitError, ValidationError } from "../core/errors.js";
 import { absorbFault } from "../core/pipeline.js";
 import { initSimilarCache } from "../presets/similar-cache.js";
-import type { ManagerComponents } from "../presets/manager-factory.js";
+import { EMBEDDED_DEFAULT_MANAGER, type ManagerComponents } from "../presets/manager-factory.js";
 import { FlatIndex } from "../stores/vector/flat.js";
-import { HnswIndex } from "../stores/vector/hnsw.js";
+import { UsearchIndex } from "../stores/vector/usearch-index.js";
 import type { VectorIndex } from "../core/contracts/vector-index.js";
 
 const WARNING_PREFIX = "[langchain-semcache]";
@@ -58,20 +58,20 @@ export class CacheSource {
 }
 
 /** The stores of a cache a LangChain surface builds: in memory (nothing written to disk), or the embedded default in dataDir. */
-export function storage(dataDir: string | undefined, vector: VectorIndex = new HnswIndex({ dimension: 0 })): { manager: string | ManagerComponents; dataDir?: string } {
-  return dataDir === undefined ? { manager: { scalar: "memory", vector } } : { manager: "sqlite,hnswlib", dataDir };
+export function storage(dataDir: string | undefined, vector: VectorIndex = new UsearchIndex({ dimension: 0 })): { manager: string | ManagerComponents; dataDir?: string } {
+  return dataDir === undefined ? { manager: { scalar: "memory", vector } } : { manager: EMBEDDED_DEFAULT_MANAGER, dataDir };
 }
 
 /**
- * The in-memory vector index: hnswlib's, or, where its native module was never built (pnpm without
- * `approve-builds`, npm 11 without `allowScripts`), the exact plain-JavaScript FlatIndex, with one warning
- * saying how to get hnswlib back. So one line works on any install.
+ * The in-memory vector index: usearch's, or, where its native module cannot load (a platform it ships no build
+ * for, whose build step never ran), the exact plain-JavaScript FlatIndex, with one warning saying how to get
+ * usearch. So one line works on any install.
  */
 export async function memoryIndex(): Promise<VectorIndex> {
-  const hnsw = new HnswIndex({ dimension: 0 });
+  const index = new UsearchIndex({ dimension: 0 });
   try {
-    await hnsw.init();
-    return hnsw;
+    await index.init();
+    return index;
   } catch (error) {
     if (!MissingDependencyError.isInstance(error)) throw error;
     console.warn(`${WARNING_PREFIX} ${error.message} Until then the in-memory cache searches its entries one by one (FlatIndex): exact, about 1 ms a lookup per 1,000 entries.`);

@@ -2,7 +2,7 @@ import { toEmbeddingFunction, type EmbeddingSource } from "../core/embedding-sou
 import type { EmbeddingFunction } from "../core/contracts/embedding.js";
 import { UniversalSentenceEncoderEmbeddings } from "../embeddings/use.js";
 import type { EvictionPolicy } from "../core/contracts/eviction.js";
-import { managerFactory, type ManagerComponents, type ScalarParams, type VectorParams } from "./manager-factory.js";
+import { EMBEDDED_DEFAULT_MANAGER, managerFactory, type ManagerComponents, type ScalarParams, type VectorParams } from "./manager-factory.js";
 import type { PostProcessFunc, PreEmbeddingFunc } from "../core/contracts/processors.js";
 import { DistanceEvaluation } from "../similarity/distance.js";
 import { loadLexicon } from "../similarity/lexicon.js";
@@ -48,7 +48,7 @@ export interface SimilarCacheOptions {
   eviction?: string | EvictionPolicy;
   /** Seconds an entry lives; none by default. */
   ttlSeconds?: number;
-  /** "scalar,vector" store kinds, or the stores themselves. Default "sqlite,hnswlib". */
+  /** "scalar,vector" store kinds, or the stores themselves. Default EMBEDDED_DEFAULT_MANAGER ("sqlite,usearch"). */
   manager?: string | ManagerComponents;
   /** With a shared scalar store and the in-process index: ms between pulls of other replicas' entries (default 250). */
   syncIntervalMs?: number;
@@ -140,7 +140,7 @@ export async function initSimilarCache(options: SimilarCacheOptions = {}): Promi
   // Learns an unknown dimension with one probe, so the index is created at the right size.
   else await embeddingFunc.init?.();
   const dimension = options.vectorParams?.dimension ?? (embeddingFunc.dimension || undefined);
-  const dataManager = managerFactory(options.manager ?? "sqlite,hnswlib", {
+  const dataManager = managerFactory(options.manager ?? EMBEDDED_DEFAULT_MANAGER, {
     dataDir: options.dataDir ?? "./semcache_data",
     maxSize: options.maxSize,
     cleanSize: options.cleanSize,

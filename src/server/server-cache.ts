@@ -10,6 +10,7 @@ import { loadGptCacheConfig, similarCacheOptionsFromConfig, type GptCacheConfig 
 import { Cache } from "../presets/cache.js";
 import { Config, type ConfigOptions } from "../core/config.js";
 import { ValidationError } from "../core/errors.js";
+import { EMBEDDED_DEFAULT_MANAGER } from "../presets/manager-factory.js";
 import { initSimilarCache, type SimilarCacheOptions } from "../presets/similar-cache.js";
 import type { ServerSection } from "./server-config.js";
 
@@ -64,7 +65,7 @@ export interface ServerCache {
   server?: ServerSection;
   /** The data dir in force. */
   dataDir: string;
-  /** The "scalar,vector" store kinds in force, e.g. "sqlite,hnswlib". */
+  /** The "scalar,vector" store kinds in force, e.g. "sqlite,usearch". */
   stores: string;
 }
 
@@ -81,7 +82,7 @@ export async function readConfigFile(configPath: string): Promise<GptCacheConfig
 
 /**
  * The cache `semcache serve` runs: the YAML config's when given (a path, or one read already), else the
- * offline semantic preset (`initSimilarCache`: Universal Sentence Encoder, SQLite, hnswlib, the preset's judge)
+ * offline semantic preset (`initSimilarCache`: Universal Sentence Encoder, SQLite, usearch, the preset's judge)
  * in dataDir. What the config leaves unset keeps the preset's (the judge and its threshold included). Resolves
  * once the embedding model has embedded a warm-up text, so the first request is not slowed by its loading.
  */
@@ -90,7 +91,7 @@ export async function openServerCache(options: ServerCacheOptions & { config?: G
   const config = options.config ?? (options.configPath === undefined ? undefined : await readConfigFile(options.configPath));
   const fromFile: SimilarCacheOptions = config === undefined ? {} : similarCacheOptionsFromConfig(config);
   const dataDir = options.dataDir ?? fromFile.dataDir ?? "./semcache_data";
-  const manager = fromFile.manager ?? "sqlite,hnswlib";
+  const manager = fromFile.manager ?? EMBEDDED_DEFAULT_MANAGER;
   await initSimilarCache({ ...fromFile, cache, dataDir, manager, onProgress: options.onProgress, warmUp: options.warmUp });
   const stores = typeof manager === "string" ? manager.replace(/\s+/g, "") : "custom";
   return { cache, server: config?.serverOptions, dataDir, stores };

@@ -1,5 +1,5 @@
 /**
- * An exclusive lock on the folder of a file-backed in-process store (the hnswlib index). Why: such an index is
+ * An exclusive lock on the folder of a file-backed in-process store (the hnswlib and usearch indexes). Why: such an index is
  * loaded once and saved whole, and on start it catches up from the scalar store only above the highest id it
  * saved; two processes (or two caches) on one folder each overwrite the other's saves, and the entries lost in
  * between never come back. SQLite, and server stores shared by replicas, need no such lock.

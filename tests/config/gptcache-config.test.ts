@@ -70,7 +70,7 @@ describe("loadGptCacheConfig", () => {
     expect(config.storage?.vectorParams).toMatchObject({ url: "http://127.0.0.1:8001", collection: "answers" });
     expect(() => loadGptCacheConfig("storage_config:\n  manager: sqlite,chroma\n  vector_params:\n    url: 5\n")).toThrow(/storage_config\.vector_params\.url/);
     expect(() => loadGptCacheConfig("storage_config:\n  vector_params:\n    url: http://x\n")).toThrow(
-      "storage_config.vector_params: url does not apply to the hnswlib vector store (it takes dimension, top_k, path,",
+      "storage_config.vector_params: url does not apply to the usearch vector store (it takes dimension, top_k, path,",
     );
     expect(() => loadGptCacheConfig("storage_config:\n  sync_interval_ms: -1\n")).toThrow(/storage_config\.sync_interval_ms/);
   });
@@ -286,7 +286,7 @@ describe("initSimilarCacheFromConfig", () => {
     expect(isPreset(c.similarityEvaluation)).toBe(true);
     expect(c.embeddingFunc.dimension).toBe(512);
     expect(c.dataManager.scalar).toMatchObject({ tables: { question: "app_question" } });
-    expect(c.dataManager.vector).toMatchObject({ M: 8, ef: 32 });
+    expect(c.dataManager.vector).toMatchObject({ kind: "usearch", connectivity: 8, expansionSearch: 32 });
     await put("Is it safe to take aspirin?", "Mostly, at the usual dose.", { cacheObj: c });
     expect(await get("Is aspirin safe to take?", { cacheObj: c })).toBe("Mostly, at the usual dose.");
     expect(await get("Is it not safe to take aspirin?", { cacheObj: c })).toBeNull();

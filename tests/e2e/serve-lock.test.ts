@@ -26,7 +26,7 @@ describe("two `semcache serve` on one data dir", () => {
       const second = await runCli(["serve", "-p", "0", "--log-level", "warn", "-d", data.path]);
       expect(second.code).toBe(2);
       expect(second.stderr).toContain(
-        `semcache serve: hnswlib: the folder ${realpathSync(join(data.path, "hnswlib"))} is in use by process ${first.child.pid} (since `,
+        `semcache serve: usearch: the folder ${realpathSync(join(data.path, "usearch"))} is in use by process ${first.child.pid} (since `,
       );
       expect(second.stderr).toContain("Give each process its own data dir; to share entries between processes, use a server store: docs/scaling.md.");
       expect(second.stdout).not.toMatch(/listening/);
@@ -43,7 +43,7 @@ describe("two `semcache serve` on one data dir", () => {
     }
     first.child.kill("SIGTERM");
     expect(await first.exited).toBe(0);
-    expect(existsSync(join(data.path, "hnswlib", LOCK_FILE))).toBe(false); // the graceful stop released the lock
+    expect(existsSync(join(data.path, "usearch", LOCK_FILE))).toBe(false); // the graceful stop released the lock
 
     const next = await startServer(["-d", data.path]);
     running.push(next);

@@ -55,7 +55,7 @@ describe("semcache serve as a real process", () => {
     running.push(server);
     expect(server.stdout()).toMatch(
       new RegExp(
-        `^semcache listening on http://127\\.0\\.0\\.1:\\d+ \\(data ${literal(data)}, stores sqlite,hnswlib, judge preset, threshold ${literal(String(DEFAULT_PRESET_THRESHOLD))}, ` +
+        `^semcache listening on http://127\\.0\\.0\\.1:\\d+ \\(data ${literal(data)}, stores sqlite,usearch, judge preset, threshold ${literal(String(DEFAULT_PRESET_THRESHOLD))}, ` +
           `upstream ${literal(process.env.OPENAI_BASE_URL ?? "https://api.openai.com/v1")}, version ${literal(VERSION)}; API page http://\\S+/docs\\)\n$`,
       ),
     );

@@ -107,7 +107,7 @@ describe("openServerCache with a config file", () => {
     const { cache, server, dataDir, stores } = await openServerCache({ config, dataDir: join(dir.path, "data"), onProgress: (message) => messages.push(message) });
     try {
       expect(server).toMatchObject({ apiKeys: ["k1"] });
-      expect({ dataDir, stores }).toEqual({ dataDir: join(dir.path, "data"), stores: "sqlite,hnswlib" });
+      expect({ dataDir, stores }).toEqual({ dataDir: join(dir.path, "data"), stores: "sqlite,usearch" });
       expect(cache.similarityEvaluation).toBeInstanceOf(UnambiguousEvaluation);
       expect((cache.similarityEvaluation as UnambiguousEvaluation).inner).toBeInstanceOf(PrecisionGuardEvaluation);
       expect(cache.config.similarityThreshold).toBe(DEFAULT_PRESET_THRESHOLD);

@@ -67,7 +67,7 @@ export function objectStoreOf(cache: Cache): ObjectStore {
   const store = cache.dataManager.object;
   if (!store) {
     throw new ValidationError(
-      'Caching images needs an object store: give the data manager an object kind, e.g. managerFactory("sqlite,hnswlib,local").',
+      'Caching images needs an object store: give the data manager an object kind, e.g. managerFactory("sqlite,usearch,local").',
     );
   }
   return store;

@@ -64,7 +64,7 @@ function normalizeImages(result: unknown, where: string): GeneratedImages {
 
 /**
  * Puts the cache in front of a text-to-image function. Images are kept in the cache's object store (the data
- * manager needs an object kind, e.g. `managerFactory("sqlite,hnswlib,local")`) and come back as bytes, base64
+ * manager needs an object kind, e.g. `managerFactory("sqlite,usearch,local")`) and come back as bytes, base64
  * or a link, whatever format the stored one was asked in.
  *
  * ```ts

@@ -5,7 +5,7 @@
 import { availableParallelism } from "node:os";
 import type * as Usearch from "usearch";
 import { StoreError, ValidationError } from "../../core/errors.js";
-import { importOptional } from "../../core/optional-import.js";
+import { requireOptional } from "../../core/optional-import.js";
 import { integerAtLeast } from "../../core/validation.js";
 import { clampCosineDistance } from "./score-mapping.js";
 import { FileBackedIndex, type IndexManifest } from "./file-backed-index.js";
@@ -70,7 +70,7 @@ const KIND = "usearch";
 const MAX_SLICE = 1024;
 
 async function loadUsearch(): Promise<UsearchModule> {
-  const module = await importOptional<UsearchModule & { default?: UsearchModule }>("usearch", "The usearch vector index");
+  const module = requireOptional<UsearchModule & { default?: UsearchModule }>("usearch", "The usearch vector index");
   return module.default ?? module;
 }
 
