@@ -45,13 +45,15 @@ try {
   const texts = sources.map((source, j) => queryText(j, source));
   texts.forEach((text, j) => embedding.set(text, queries.row(j)));
 
+  const open = () =>
+    new Cache().init({
+      embeddingFunc: embedding,
+      dataManager: managerFactory(kinds, { dataDir, ...options, vectorParams: { dimension: DIMENSION, ...options.vectorParams } }),
+      similarityEvaluation: new DistanceEvaluation(),
+      config: { similarityThreshold: 0.9, topK: 5 },
+    });
   let started = process.hrtime.bigint();
-  const cache = await new Cache().init({
-    embeddingFunc: embedding,
-    dataManager: managerFactory(kinds, { dataDir, ...options, vectorParams: { dimension: DIMENSION, ...options.vectorParams } }),
-    similarityEvaluation: new DistanceEvaluation(),
-    config: { similarityThreshold: 0.9, topK: 5 },
-  });
+  const cache = await open();
   const openSeconds = secondsSince(started);
   const imported = await importEntries(cache, size);
   started = process.hrtime.bigint();
@@ -73,8 +75,19 @@ try {
   );
   const hitRate = answers.filter((answer) => answer !== null).length / hits;
   const recall = answers.filter((answer, j) => answer === answerText(sources[j])).length / hits;
-  const scalar = cache.dataManager.scalar as { drop?: () => Promise<void> };
+  const persistent = cache.dataManager.scalar.capabilities.persistent;
   await cache.close();
+  let reopenSeconds: number | undefined;
+  let last = cache;
+  if (persistent) {
+    started = process.hrtime.bigint();
+    last = await open();
+    const answeredAfterRestart = await get(texts[0], { cacheObj: last });
+    reopenSeconds = secondsSince(started);
+    if (answeredAfterRestart !== answers[0]) throw new Error(`${label}: after a restart the first get answered ${answeredAfterRestart}, before ${answers[0]}`);
+    await last.close();
+  }
+  const scalar = last.dataManager.scalar as { drop?: () => Promise<void> };
   // Server scalar stores keep their tables: drop them through a fresh store of the same kind and options.
   if (typeof scalar.drop === "function") {
     const cleanup = managerFactory(kinds.split(",")[0], { dataDir, ...options }).scalar as typeof scalar & Cache["dataManager"]["scalar"];
@@ -91,6 +104,7 @@ try {
     openSeconds,
     import: imported,
     flushSeconds,
+    reopenSeconds,
     put: putStats,
     get: getStats,
     hitRate,

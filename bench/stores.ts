@@ -39,7 +39,8 @@ const urlOf = (kind: string): string | undefined => process.env[`SEMCACHE_${kind
 const needs = (kind: string) => () => (urlOf(kind) ? undefined : `set SEMCACHE_${kind}_URL`);
 
 const COMBINATIONS: Combination[] = [
-  { label: "sqlite + hnswlib (embedded default)", kinds: "sqlite,hnswlib" },
+  { label: "sqlite + usearch (embedded default)", kinds: "sqlite,usearch" },
+  { label: "sqlite + hnswlib", kinds: "sqlite,hnswlib" },
   { label: "memory + hnswlib", kinds: "memory,hnswlib" },
   {
     label: "postgres + hnswlib",

@@ -14,6 +14,11 @@ export interface StoreResult {
   import: ImportStats;
   /** cache.flush() after the import (saves in-process indexes; LanceDB builds its index). */
   flushSeconds: number;
+  /**
+   * A new cache on the same stores after close(): init() and the first near-duplicate get answered (a restart);
+   * undefined for a scalar store that keeps nothing across restarts.
+   */
+  reopenSeconds?: number;
   put: LatencyStats;
   get: LatencyStats;
   /** Share of near-duplicate gets answered at all, and with their own entry's answer. */
@@ -26,10 +31,11 @@ const percent = (value: number): string => `${(value * 100).toFixed(1)}%`;
 
 export function storesTable(results: readonly StoreResult[]): string {
   return table(
-    ["stores", "import rows/s", "put p50 ms", "put p99 ms", "puts/s", "hit p50 ms", "hit p99 ms", "hits/s", "hit rate", "right answer"],
+    ["stores", "import rows/s", "restart s", "put p50 ms", "put p99 ms", "puts/s", "hit p50 ms", "hit p99 ms", "hits/s", "hit rate", "right answer"],
     results.map((r) => [
       r.label,
       count(r.import.rowsPerSecond),
+      r.reopenSeconds === undefined ? "-" : r.reopenSeconds.toFixed(2),
       ms(r.put.p50),
       ms(r.put.p99),
       count(r.put.perSecond),
