@@ -79,13 +79,17 @@ try {
   await cache.close();
   let reopenSeconds: number | undefined;
   let last = cache;
+  let restartError: Error | undefined;
   if (persistent) {
     started = process.hrtime.bigint();
     last = await open();
-    const answeredAfterRestart = await get(texts[0], { cacheObj: last });
-    reopenSeconds = secondsSince(started);
-    if (answeredAfterRestart !== answers[0]) throw new Error(`${label}: after a restart the first get answered ${answeredAfterRestart}, before ${answers[0]}`);
-    await last.close();
+    try {
+      const answeredAfterRestart = await get(texts[0], { cacheObj: last });
+      reopenSeconds = secondsSince(started);
+      if (answeredAfterRestart !== answers[0]) restartError = new Error(`${label}: after a restart the first get answered ${answeredAfterRestart}, before ${answers[0]}`);
+    } finally {
+      await last.close();
+    }
   }
   const scalar = last.dataManager.scalar as { drop?: () => Promise<void> };
   // Server scalar stores keep their tables: drop them through a fresh store of the same kind and options.
@@ -95,6 +99,7 @@ try {
     await cleanup.drop!();
     await cleanup.close();
   }
+  if (restartError) throw restartError;
 
   const result: StoreResult = {
     label,

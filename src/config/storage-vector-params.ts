@@ -26,8 +26,8 @@ const VECTOR_KEYS: Readonly<Record<string, readonly string[]>> = {
   flat: IN_PROCESS,
   memory: IN_PROCESS,
   // GPTCache's USearch store: connectivity, expansion_add, expansion_search, and dtype for quantization; hnswlib's
-  // m, ef_construction and ef stand in for the first three.
-  usearch: [...FILE, "quantization", "dtype", "connectivity", "expansion_add", "expansion_search", "view", "m", "ef_construction", "ef"],
+  // m, ef_construction and ef stand in for the first three (usearch is the default kind, which hnswlib was).
+  usearch: [...HNSW, "quantization", "dtype", "connectivity", "expansion_add", "expansion_search", "view"],
   "langchain-usearch": IN_PROCESS,
   milvus: [...SERVER, "secure", "user", "username", "password", "token", "api_key", "local_mode", "m", "ef_construction", "ef", "timeout_ms"],
   qdrant: [...SERVER, "https", "api_key", "m", "ef_construction", "timeout_ms"],
@@ -91,6 +91,12 @@ export function readVectorParams(section: Section | undefined, kind: string | un
   }
   section.done();
   const { dimension, top_k: topK, host, port, secure, https, local_mode: localMode, ...rest } = values;
+  if (vectorKind === "usearch") {
+    for (const key of ["max_elements", "initial_capacity"].filter((name) => rest[name] !== undefined)) {
+      context.notes.push(`${section.path}.${key} (${rest[key]}) is not used: the usearch index grows its capacity as entries come.`);
+      delete rest[key];
+    }
+  }
   if (localMode === true) throw new ValidationError(`${section.path}.local_mode: an embedded Milvus (Milvus Lite) does not run here: run a Milvus server and set host and port (or url).`);
   if (dimension !== undefined) {
     context.notes.push(`${section.path}.dimension (${dimension}) is not used: the index takes the embedding's dimension, as GPTCache's loader sets it.`);

@@ -3,7 +3,7 @@
  * candidate on its exact distance, from the embedding its record keeps, so whether a lookup hits follows the exact
  * distance: an index's rounding never serves an answer the threshold would refuse.
  */
-import { Cache, managerFactory, put, type EmbeddingFunction, type EmbeddingInput, type SimilarityEvaluation } from "../../src/index.js";
+import { Cache, managerFactory, put, type EmbeddingFunction, type EmbeddingInput, type EvaluationContext, type SimilarityEvaluation } from "../../src/index.js";
 import { runCached } from "../../src/core/pipeline.js";
 import { cosineDistance } from "../../src/core/vector-math.js";
 import type { VectorHit } from "../../src/core/contracts/vector-index.js";
@@ -90,6 +90,33 @@ describe("judging on exact distances", () => {
     const { c, indexed, exact } = await cacheOver("f32", vectors(3));
     expect(c.dataManager.vector?.capabilities.roundedDistances).toBe(false);
     expect(indexed.distance).toBeCloseTo(exact, 5);
+    await c.close();
+  });
+
+  it("an evaluation that searches the index itself (as k-reciprocal does) gets exact distances too", async () => {
+    const texts = vectors(3);
+    const searched: number[] = [];
+    const searching: SimilarityEvaluation = {
+      range: () => [0, 1] as const,
+      async evaluation(_src, _cached, context?: EvaluationContext) {
+        const hits = await context!.search!(texts.get(ASKED)!, 1);
+        searched.push(hits[0].distance);
+        return 1;
+      },
+    };
+    const c = await new Cache().init({
+      embeddingFunc: new FixedEmbedding(texts),
+      dataManager: managerFactory({ scalar: "memory", vector: new UsearchIndex({ dimension: DIMENSION, quantization: "i8" }) }),
+      similarityEvaluation: searching,
+      config: { similarityThreshold: 0.5 },
+    });
+    await put(STORED, "the stored answer", { cacheObj: c });
+    const [indexed] = await c.dataManager.search(texts.get(ASKED)!, 1);
+    const exact = cosineDistance(texts.get(ASKED)!, texts.get(STORED)!);
+    expect(Math.abs(indexed.distance - exact)).toBeGreaterThan(1e-4);
+    expect(await runCached({ prompt: ASKED }, { cacheObj: c }, surface)).toBe("the stored answer");
+    expect(searched).toHaveLength(1);
+    expect(searched[0]).toBeCloseTo(exact, 6);
     await c.close();
   });
 

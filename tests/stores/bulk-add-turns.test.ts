@@ -17,7 +17,7 @@ const indexes: Array<[string, () => VectorIndex]> = [
 ];
 
 describe.each(indexes)("%s bulk add", (_name, create) => {
-  it("lets the event loop turn, and searches between its slices see a consistent index", async () => {
+  it("lets the event loop turn, and reads between its slices see a growing index", async () => {
     const index = create();
     await index.init();
     const random = seededRandom(7);
@@ -41,6 +41,24 @@ describe.each(indexes)("%s bulk add", (_name, create) => {
     const [nearest] = await index.search(items[1234].vector, 1);
     expect(nearest.id).toBe(1235);
     await index.close();
+  });
+
+  it("a change queued behind close() fails: it does not build a new index after the folder is released", async () => {
+    const index = create();
+    await index.init();
+    const random = seededRandom(9);
+    const items = Array.from({ length: ROWS }, (_, i) => ({ id: i + 1, vector: randomUnitVector(DIMENSION, random) }));
+    const adding = index.add(items);
+    // Between two slices of the add close() queues behind it; a slice later, an add queues behind the close.
+    await new Promise((resolve) => setImmediate(resolve));
+    const closing = index.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    const late = index.add([{ id: ROWS + 1, vector: randomUnitVector(DIMENSION, random) }]);
+    const lateFlush = index.flush();
+    await adding;
+    await closing;
+    await expect(late).rejects.toThrow(/the index is closed/);
+    await expect(lateFlush).rejects.toThrow(/the index is closed/);
   });
 
   it("adds a single vector without waiting for a turn", async () => {

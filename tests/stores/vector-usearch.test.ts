@@ -6,6 +6,7 @@ import { DimensionMismatchError, MissingDependencyError, StoreError, ValidationE
 import { nativeLoadError } from "../../src/core/optional-import.js";
 import { managerFactory } from "../../src/presets/manager-factory.js";
 import { createVectorIndex } from "../../src/stores/vector/kinds.js";
+import { HnswIndex } from "../../src/stores/vector/hnsw.js";
 import { DEFAULT_USEARCH_QUANTIZATION, UsearchIndex, type UsearchQuantization } from "../../src/stores/vector/usearch-index.js";
 import { randomUnitVector, seededRandom, testVectorIndex, vectorAtCosine } from "../../src/testing/vector-index-contract.js";
 
@@ -173,6 +174,22 @@ describe("UsearchIndex", () => {
     await kept.close();
   });
 
+  it("refuses a folder holding an hnswlib index (and hnswlib refuses usearch's), saying what to do", async () => {
+    const hnswPath = join(dir, "hnsw");
+    const hnsw = new HnswIndex({ dimension: 16, path: hnswPath });
+    await hnsw.init();
+    await hnsw.add(batch(3, 1));
+    await hnsw.close();
+    await expect(opened({ dimension: 16, path: hnswPath })).rejects.toThrow(
+      `usearch: ${hnswPath} holds a saved index of another kind, not usearch's: give this index a folder of its own, or remove that one`,
+    );
+    const usearchPath = join(dir, "usearch");
+    const own = await opened({ dimension: 16, path: usearchPath });
+    await own.add(batch(3, 1));
+    await own.close();
+    await expect(new HnswIndex({ dimension: 16, path: usearchPath }).init()).rejects.toThrow(/holds a saved index of another kind, not hnswlib's/);
+  });
+
   it("says how to build usearch when its native binding is missing", () => {
     const loadError = new Error("No native build was found for platform=linux arch=x64 runtime=node abi=115 uv=1 libc=glibc node=20.0.0");
     const error = nativeLoadError(loadError, "usearch", "The usearch vector index");
@@ -193,6 +210,15 @@ describe("UsearchIndex", () => {
     const yaml = "storage_config:\n  manager: sqlite,usearch\n  vector_params:\n    dtype: f16\n    connectivity: 32\n    expansion_search: 200\n    index_path: ./u\n";
     expect(loadGptCacheConfig(yaml).storage?.vectorParams).toMatchObject({ quantization: "f16", connectivity: 32, expansionSearch: 200, path: "./u" });
     expect(() => loadGptCacheConfig(yaml.replace("dtype: f16", "metric: ip"))).toThrow(/metric does not apply to the usearch vector store/);
+  });
+
+  it("as the default kind, takes the vector_params GPTCache's hnswlib did: m, ef_construction and ef tune it, max_elements is noted unused", () => {
+    const config = loadGptCacheConfig("storage_config:\n  vector_params:\n    m: 8\n    ef_construction: 64\n    ef: 32\n    max_elements: 5000\n");
+    expect(config.storage?.manager).toBeUndefined();
+    expect(config.storage?.vectorParams).toEqual({ M: 8, efConstruction: 64, ef: 32 });
+    expect(config.notes).toContainEqual(expect.stringMatching(/^storage_config\.vector_params\.max_elements \(5000\) is not used: the usearch index grows/));
+    const index = createVectorIndex("usearch", { dimension: 8, ...config.storage!.vectorParams }) as unknown as Record<string, unknown>;
+    expect(index).toMatchObject({ connectivity: 8, expansionAdd: 64, expansionSearch: 32 });
   });
 
   it('serves a cache end to end: managerFactory("sqlite,usearch") finds a stored vector after a restart', async () => {

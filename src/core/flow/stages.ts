@@ -54,6 +54,8 @@ export function resolveStages(cache: CacheKernel, overrides: ResolvedContext): S
       : undefined;
   // Only the cache's own index: a searchFunc's distances are the user's to define.
   const exact = !customSearch && manager.vector?.capabilities.roundedDistances === true;
+  // An evaluation that searches itself (k-reciprocal) compares those distances with a candidate's: exact, both.
+  const evaluationSearch = search === undefined ? async () => [] : exact ? exactSearch(search, (id) => stages.fetch(id)) : search;
   const stages: Stages = {
     preEmbed: async (request) => (preEmbeddingFunc.fn ?? cache.preEmbeddingFunc)(request, { config: cache.config, extra: preEmbeddingFunc.extra }),
     embed: async (key) => {
@@ -69,7 +71,7 @@ export function resolveStages(cache: CacheKernel, overrides: ResolvedContext): S
         : await evaluation.evaluation(source, candidate, {
             extra: evaluationFunc.extra,
             // The same search the candidates came from: a per-request searchFunc answers the evaluation too.
-            search: search ?? (async () => []),
+            search: evaluationSearch,
             embeddingFunc: stages.embeddingFunc,
             now: manager.clock.now(),
             neighbours,
@@ -80,6 +82,20 @@ export function resolveStages(cache: CacheKernel, overrides: ResolvedContext): S
     embeddingFunc: embeddingFunc.fn ? undefined : cache.embeddingFunc,
   };
   return stages;
+}
+
+/** A search whose hits carry exact distances, from their records' stored vectors, nearest first. */
+function exactSearch(
+  search: (vector: Float32Array, topK: number) => Promise<VectorHit[]>,
+  fetch: (id: number) => Promise<CacheRecord | null>,
+): (vector: Float32Array, topK: number) => Promise<VectorHit[]> {
+  return async (vector, topK) => {
+    const hits = await search(vector, topK);
+    const records = await Promise.all(hits.map((hit) => fetch(hit.id)));
+    return hits
+      .map((hit, i) => ({ id: hit.id, distance: records[i] ? exactDistance(vector, hit, records[i]) : hit.distance }))
+      .sort((a, b) => a.distance - b.distance);
+  };
 }
 
 /** The cosine distance between the query and the record's stored vector; the search's when the record has none. */

@@ -32,7 +32,7 @@ export interface FileBackedIndexSetup {
   dimension: number;
   path?: string;
   /** The largest id the native index can hold. */
-  maxId: number;
+  idLimit: number;
 }
 
 export abstract class FileBackedIndex<Lib, Meta extends IndexManifest> {
@@ -59,11 +59,13 @@ export abstract class FileBackedIndex<Lib, Meta extends IndexManifest> {
     this.label = setup.label;
     this.dim = integerAtLeast(`${setup.label}: dimension`, setup.dimension, 0);
     this.path = setup.path;
-    this.idLimit = setup.maxId;
+    this.idLimit = setup.idLimit;
   }
 
   /** Loads the optional native package (MissingDependencyError when it is not installed). */
   protected abstract loadLibrary(): Promise<Lib>;
+  /** Whether a saved manifest is this kind's (the folders of the kinds share their file names). */
+  protected abstract isOwnManifest(meta: Meta): boolean;
   /** Builds the native index from a saved snapshot's data; dim is already the saved dimension. */
   protected abstract restore(lib: Lib, meta: Meta, dataPath: string): Promise<void>;
   /** What to save now, or null when there is no native index to save. */
@@ -115,6 +117,10 @@ export abstract class FileBackedIndex<Lib, Meta extends IndexManifest> {
     const snapshot = await readSnapshot<Meta>(path, this.kind);
     if (snapshot === null) return;
     const meta = snapshot.meta;
+    if (!this.isOwnManifest(meta)) {
+      const fix = "give this index a folder of its own, or remove that one to build the index again from the stored entries";
+      throw new StoreError(this.kind, `${path} holds a saved index of another kind, not ${this.kind}'s: ${fix}`);
+    }
     if (this.dim !== 0 && meta.dimension !== this.dim) {
       throw new DimensionMismatchError(meta.dimension, this.dim, `${this.kind} index saved in ${path}`);
     }
@@ -170,7 +176,7 @@ export abstract class FileBackedIndex<Lib, Meta extends IndexManifest> {
 
   async flush(): Promise<void> {
     this.assertReady();
-    await this.serial(() => this.save());
+    await this.whileOpen(() => this.save());
   }
 
   /**
@@ -203,7 +209,18 @@ export abstract class FileBackedIndex<Lib, Meta extends IndexManifest> {
     this.dirty = false;
   }
 
-  protected serial<T>(task: () => T | Promise<T>): Promise<T> {
+  /**
+   * Runs a change after those queued before it, on an index still open then: a change queued behind close() (or
+   * behind a bulk add that close() waited for) fails instead of building a new index after the lock is released.
+   */
+  protected whileOpen<T>(task: () => T | Promise<T>): Promise<T> {
+    return this.serial(() => {
+      this.assertReady();
+      return task();
+    });
+  }
+
+  private serial<T>(task: () => T | Promise<T>): Promise<T> {
     const run = this.tail.then(task);
     this.tail = run.catch(() => undefined);
     return run;

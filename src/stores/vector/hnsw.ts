@@ -76,7 +76,7 @@ export class HnswIndex extends FileBackedIndex<typeof Hnswlib, HnswMeta> impleme
   private live = 0;
 
   constructor(options: HnswIndexOptions) {
-    super({ kind: KIND, label: "HnswIndex", dimension: options.dimension, path: options.path, maxId: MAX_ID });
+    super({ kind: KIND, label: "HnswIndex", dimension: options.dimension, path: options.path, idLimit: MAX_ID });
     this.M = integerAtLeast("HnswIndex: M", options.M ?? 16, 2);
     this.efConstruction = integerAtLeast("HnswIndex: efConstruction", options.efConstruction ?? 200, 1);
     this.ef = integerAtLeast("HnswIndex: ef", options.ef ?? DEFAULT_HNSW_EF, 1);
@@ -85,6 +85,10 @@ export class HnswIndex extends FileBackedIndex<typeof Hnswlib, HnswMeta> impleme
 
   protected loadLibrary(): Promise<typeof Hnswlib> {
     return loadHnswlib();
+  }
+
+  protected isOwnManifest(meta: HnswMeta): boolean {
+    return meta.space === "ip" && Number.isInteger(meta.M);
   }
 
   protected async restore(lib: typeof Hnswlib, meta: HnswMeta, dataPath: string): Promise<void> {
@@ -103,7 +107,7 @@ export class HnswIndex extends FileBackedIndex<typeof Hnswlib, HnswMeta> impleme
     this.assertReady();
     if (items.length === 0) return;
     this.acceptItems(items, isLabel);
-    await this.serial(async () => {
+    await this.whileOpen(async () => {
       const index = this.index ?? this.createIndex();
       this.dirty = true;
       await this.inTurns(items.length, MAX_SLICE, (from, to) => {
@@ -164,7 +168,7 @@ export class HnswIndex extends FileBackedIndex<typeof Hnswlib, HnswMeta> impleme
 
   async delete(ids: readonly number[]): Promise<void> {
     this.assertReady();
-    await this.serial(() => {
+    await this.whileOpen(() => {
       const index = this.index;
       if (index === null) return;
       for (const id of ids) {
@@ -188,7 +192,7 @@ export class HnswIndex extends FileBackedIndex<typeof Hnswlib, HnswMeta> impleme
   /** Empties the index; lastId() starts again from 0. */
   async clear(): Promise<void> {
     this.assertReady();
-    await this.serial(() => {
+    await this.whileOpen(() => {
       this.index = null;
       if (this.dim !== 0) this.createIndex();
       this.live = 0;

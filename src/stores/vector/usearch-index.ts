@@ -96,7 +96,7 @@ export class UsearchIndex extends FileBackedIndex<UsearchModule, UsearchMeta> im
   private viewed?: string;
 
   constructor(options: UsearchIndexOptions) {
-    super({ kind: KIND, label: "UsearchIndex", dimension: options.dimension, path: options.path, maxId: Number.MAX_SAFE_INTEGER });
+    super({ kind: KIND, label: "UsearchIndex", dimension: options.dimension, path: options.path, idLimit: Number.MAX_SAFE_INTEGER });
     if (options.quantization !== undefined && !USEARCH_QUANTIZATIONS.includes(options.quantization)) {
       throw new ValidationError(`UsearchIndex: quantization must be one of ${USEARCH_QUANTIZATIONS.join(", ")}, got ${JSON.stringify(options.quantization)}`);
     }
@@ -120,6 +120,10 @@ export class UsearchIndex extends FileBackedIndex<UsearchModule, UsearchMeta> im
 
   protected loadLibrary(): Promise<UsearchModule> {
     return loadUsearch();
+  }
+
+  protected isOwnManifest(meta: UsearchMeta): boolean {
+    return meta.metric === "cos" && USEARCH_QUANTIZATIONS.includes(meta.quantization);
   }
 
   protected async restore(lib: UsearchModule, meta: UsearchMeta, dataPath: string): Promise<void> {
@@ -158,7 +162,7 @@ export class UsearchIndex extends FileBackedIndex<UsearchModule, UsearchMeta> im
     // The last vector given for an id wins, as if the items were added one by one.
     const latest = new Map<number, Float32Array>();
     for (const { id, vector } of items) latest.set(id, vector);
-    await this.serial(async () => {
+    await this.whileOpen(async () => {
       const index = this.writable();
       const ids = [...latest.keys()];
       // usearch refuses a key it holds: an id added again replaces its vector, so remove the old one first.
@@ -189,7 +193,7 @@ export class UsearchIndex extends FileBackedIndex<UsearchModule, UsearchMeta> im
   async delete(ids: readonly number[]): Promise<void> {
     this.assertReady();
     const keys = BigUint64Array.from(ids.filter(isKey), BigInt);
-    await this.serial(() => {
+    await this.whileOpen(() => {
       if (this.index === null || keys.length === 0) return;
       const removed = this.writable().remove(keys) as number[];
       if (removed.some((n) => n > 0)) this.dirty = true;
@@ -204,7 +208,7 @@ export class UsearchIndex extends FileBackedIndex<UsearchModule, UsearchMeta> im
   /** Empties the index; lastId() starts again from 0. */
   async clear(): Promise<void> {
     this.assertReady();
-    await this.serial(() => {
+    await this.whileOpen(() => {
       this.index = this.dim === 0 ? null : this.newIndex(this.lib!);
       this.viewed = undefined;
       this.maxId = 0;
