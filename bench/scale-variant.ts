@@ -1,9 +1,11 @@
 /**
  * One vector index at scale, in its own process (bench/scale.ts runs one per variant): build from the data set in
  * --dir (written by scale.ts), then memory, save, load (and view), search latency and recall@1 against exact top-1.
- *   tsx bench/scale-variant.ts --dir <folder> --index usearch-i8 [--expansion-search 128] [--also-expansion-search 512,1024] [--json out.json]
+ *   tsx bench/scale-variant.ts --dir <folder> --index usearch-i8 [--expansion-search 128] [--also-expansion-search 512,1024]
+ *     [--connectivity 32] [--expansion-add 256] [--json out.json]
  * --also-expansion-search (usearch): the saved index opened memory-mapped again at each of these candidate list
- * sizes, for recall and latency without building it again.
+ * sizes, for recall and latency without building it again. --connectivity and --expansion-add (usearch) shape the
+ * graph while building.
  */
 import { readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -66,7 +68,12 @@ if (dir === undefined) throw new Error("--dir <folder written by bench/scale.ts>
 const expansionSearch = args.value("expansion-search") === undefined ? undefined : args.number("expansion-search", 0);
 const alsoExpansionSearch = (args.value("also-expansion-search") ?? "").split(",").filter(Boolean).map(Number);
 if (alsoExpansionSearch.some((size) => !Number.isInteger(size) || size < 1)) throw new Error("--also-expansion-search takes positive integers, e.g. 512,1024");
-if (alsoExpansionSearch.length > 0 && variant === "hnswlib") console.error("  --also-expansion-search applies to usearch only: not for hnswlib");
+// The graph's shape while building (usearch's defaults when not given).
+const connectivity = args.value("connectivity") === undefined ? undefined : args.number("connectivity", 0);
+const expansionAdd = args.value("expansion-add") === undefined ? undefined : args.number("expansion-add", 0);
+for (const [name, given] of [["also-expansion-search", alsoExpansionSearch.length > 0], ["connectivity", connectivity !== undefined], ["expansion-add", expansionAdd !== undefined]] as const) {
+  if (given && variant === "hnswlib") console.error(`  --${name} applies to usearch only: not for hnswlib`);
+}
 
 function readSet(file: string): VectorSet {
   const bytes = readFileSync(join(dir!, file));
@@ -84,7 +91,7 @@ rmSync(indexDir, { recursive: true, force: true });
 function create(view = false, searchList = expansionSearch): VectorIndex {
   if (variant === "hnswlib") return new HnswIndex({ dimension: DIMENSION, path: indexDir });
   const quantization = variant.replace(/^usearch-/, "") as UsearchQuantization;
-  return new UsearchIndex({ dimension: DIMENSION, path: indexDir, quantization, expansionSearch: searchList, view });
+  return new UsearchIndex({ dimension: DIMENSION, path: indexDir, quantization, expansionSearch: searchList, connectivity, expansionAdd, view });
 }
 
 function folderBytes(path: string): number {

@@ -4,6 +4,7 @@
  * query, the truth for recall), then each index runs in a fresh process (bench/scale-variant.ts).
  *   npm run bench:scale                          # 100,000 entries, both data sets, every index
  *   npm run bench:scale -- --entries 1000000 --data sentence --indexes usearch-f16,usearch-i8
+ *   npm run bench:scale -- --entries 1000000 --data sentence --indexes usearch-i8 --connectivity 32   # a denser graph
  *   npm run bench:scale -- --write-docs          # also writes the table into docs/benchmarks.md
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -25,7 +26,7 @@ const entries = args.number("entries", 100_000);
 const queryCount = args.number("queries", 1000);
 const dataKinds = (args.value("data") ?? "sentence,random").split(",");
 const indexes = (args.value("indexes") ?? "hnswlib,usearch-f32,usearch-f16,usearch-i8").split(",");
-const extra = ["expansion-search", "also-expansion-search"].flatMap((name) => (args.value(name) === undefined ? [] : [`--${name}`, args.value(name)!]));
+const extra = ["expansion-search", "also-expansion-search", "connectivity", "expansion-add"].flatMap((name) => (args.value(name) === undefined ? [] : [`--${name}`, args.value(name)!]));
 const started = process.hrtime.bigint();
 
 function dataSet(kind: string): VectorSet {

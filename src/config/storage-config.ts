@@ -58,7 +58,7 @@ export function readManager(written: string | undefined, embedding: EmbeddingKin
   const scalarStores = [...Object.keys(SCALARS), ...Object.keys(SCALAR_KINDS).filter((kind) => !(kind in SCALARS))];
   if (written.trim().toLowerCase() === "map") {
     if (embedding !== "string") {
-      throw new ValidationError("storage_config.manager: map is GPTCache's exact-match map; use it with embedding: string, or a \"scalar,vector\" manager such as sqlite,hnswlib.");
+      throw new ValidationError("storage_config.manager: map is GPTCache's exact-match map; use it with embedding: string, or a \"scalar,vector\" manager such as sqlite,usearch.");
     }
     context.notes.push("storage_config.manager: map runs as sqlite here (an exact-match store in the data dir).");
     return { manager: "sqlite", scalar: "sqlite" };

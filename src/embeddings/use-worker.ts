@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import { EmbeddingError, MissingDependencyError, ValidationError } from "../core/errors.js";
+import { startWorker } from "../core/worker-thread.js";
 
 /**
  * The Universal Sentence Encoder on a worker thread. TF.js runs the model synchronously (~18 ms a text,
@@ -183,10 +184,7 @@ export class UseWorker {
       batchChars: BATCH_CHARS,
       longText: LONG_TEXT,
     };
-    // A worker inherits the process's Node options, and under `node --input-type=module -e` this CommonJS source
-    // would run as an ES module ("require is not defined in ES module scope").
-    const execArgv = process.execArgv.filter((arg, i, all) => !arg.startsWith("--input-type") && all[i - 1] !== "--input-type");
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData, execArgv });
+    this.worker = startWorker(WORKER_SOURCE, { eval: true, workerData });
     this.worker.unref();
     this.worker.on("message", (reply: Reply) => this.receive(reply));
     this.worker.on("error", (error) => this.fail(error));

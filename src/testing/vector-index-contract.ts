@@ -174,6 +174,18 @@ export function testVectorIndex(options: VectorIndexContractOptions): void {
       expect(await index.count()).toBe(300);
     });
 
+    it("takes single vectors and batches in any order, as a cache's puts and imports come (512-d)", async () => {
+      const dimension = 512;
+      const index = await open(dimension);
+      const list = vectors(140, dimension);
+      await index.add(items(list.slice(0, 1)));
+      await index.add(items(list.slice(1, 101), 2));
+      await index.add(items(list.slice(101, 102), 102));
+      await index.add(items(list.slice(102, 140), 103));
+      expect(await index.count()).toBe(140);
+      for (const i of [0, 50, 101, 139]) expect((await index.search(list[i], 1))[0].id).toBe(i + 1);
+    });
+
     it("hides deleted vectors", async () => {
       const index = await open();
       const list = vectors(10);
@@ -285,6 +297,18 @@ export function testVectorIndex(options: VectorIndexContractOptions): void {
         if (again.lastId) expect(await again.lastId()).toBe(30);
         await again.add([{ id: 31, vector: list[6] }]);
         expect((await again.search(list[6], 1))[0].id).toBe(31);
+      });
+
+      itPersistent("takes a batch after a reopen (512-d)", async () => {
+        const dimension = 512;
+        const list = vectors(120, dimension);
+        const index = await open(dimension);
+        await index.add(items(list.slice(0, 3)));
+        await index.flush();
+        const again = await reopen(index, dimension);
+        await again.add(items(list.slice(3, 120), 4));
+        expect(await again.count()).toBe(120);
+        expect((await again.search(list[60], 1))[0].id).toBe(61);
       });
 
       itPersistent("keeps a clear across close and reopen", async () => {

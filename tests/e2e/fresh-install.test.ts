@@ -81,7 +81,7 @@ describe("a fresh app installs it with plain pnpm 10, which skips the native bui
     expect(stderr).not.toMatch(/FlatIndex|approve-builds/);
   }, 120_000);
 
-  it("a cache on disk (dataDir) fails open with the same advice: the model answers", async () => {
+  it("a cache on disk (dataDir) fails open, saying to approve better-sqlite3's build: the model answers", async () => {
     const { stdout, stderr } = await app.execOutput("node", ["data-dir-use.mjs"]);
     expect(JSON.parse(stdout)).toEqual({ modelCalls: 2 });
     expect(stderr).toMatch(/better-sqlite3|hnswlib-node/);

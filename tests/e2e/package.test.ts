@@ -7,6 +7,7 @@
 import { execFile } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
 import { fileURLToPath } from "node:url";
@@ -113,11 +114,13 @@ describe("the packed package", () => {
     expect(JSON.parse(cjs.stdout)).toEqual(imported);
   }, 60_000);
 
-  it("new SemanticCache() loads its model under `node --input-type=module -e` and `node -e`, as from a file", async () => {
-    // The model runs on a worker thread, which inherits the process's Node options: --input-type=module must not
-    // make its CommonJS source an ES module ("require is not defined in ES module scope").
-    const body = (load: string) =>
-      `const { SemanticCache } = ${load}; const cache = new SemanticCache({ onProgress: false });
+  it("new SemanticCache() loads its model under `node --input-type=module -e` and `node -e`, as from a file, and with per-process flags", async () => {
+    // The model and SQLite's writes run on worker threads, which inherit the process's Node options:
+    // --input-type=module must not make their CommonJS source an ES module ("require is not defined in ES module
+    // scope"), and flags a worker refuses (--max-old-space-size, --expose-gc, --stack-size) must not stop them.
+    const dataDir = mkdtempSync(join(tmpdir(), "semcache-flags-"));
+    const body = (load: string, options = "") =>
+      `const { SemanticCache } = ${load}; const cache = new SemanticCache({ onProgress: false${options} });
 await cache.update("What is the capital of France?", "llm", [{ text: "Paris" }]);
 const hit = await cache.lookup("Tell me the capital of France", "llm");
 console.log(JSON.stringify(hit && hit[0].text)); await cache.close();`;
@@ -125,12 +128,17 @@ console.log(JSON.stringify(hit && hit[0].text)); await cache.close();`;
       ["--input-type=module", "-e", body(`await import("${manifest.name}/langchain")`)],
       ["--input-type", "module", "-e", body(`await import("${manifest.name}/langchain")`)],
       ["-e", `(async () => { ${body(`require("${manifest.name}/langchain")`)} })()`],
+      ["--max-old-space-size=512", "--expose-gc", "--stack-size=2000", "--input-type=module", "-e", body(`await import("${manifest.name}/langchain")`, `, dataDir: ${JSON.stringify(dataDir)}`)],
     ];
-    for (const args of runs) {
-      const { stdout, stderr } = await run(process.execPath, args, { cwd: project });
-      expect({ args: args.slice(0, -1), stderr, answer: JSON.parse(stdout) }).toEqual({ args: args.slice(0, -1), stderr: "", answer: "Paris" });
+    try {
+      for (const args of runs) {
+        const { stdout, stderr } = await run(process.execPath, args, { cwd: project });
+        expect({ args: args.slice(0, -1), stderr, answer: JSON.parse(stdout) }).toEqual({ args: args.slice(0, -1), stderr: "", answer: "Paris" });
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, 120_000);
 
   it("`npx semcache` finds the linked bin", async () => {
     const { stdout } = await run("npx", ["--no", "--", "semcache", "--help"], { cwd: project });

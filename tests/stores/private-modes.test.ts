@@ -41,21 +41,21 @@ describe("store files and folders are owner-only", () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  it("sqlite,hnswlib,local: the database, its WAL and shared memory, the index, its lock, objects and every folder", async () => {
+  it.each(["usearch", "hnswlib"])("sqlite,%s,local: the database, its WAL and shared memory, the index, its lock, objects and every folder", async (vector) => {
     const dataDir = join(root, "nested", "data");
-    manager = managerFactory("sqlite,hnswlib,local", { dataDir, vectorParams: { dimension: 4 } });
+    manager = managerFactory(`sqlite,${vector},local`, { dataDir, vectorParams: { dimension: 4 } });
     await manager.init();
     await manager.save([{ question: "q", answer: "a", keyHash: "k", partition: "p", embedding: [1, 0, 0, 0] }]);
     await manager.object?.put(new Uint8Array([1, 2, 3]), { extension: ".png" });
     await manager.flush();
 
     const entries = modesUnder(join(root, "nested"));
-    for (const name of ["data/sqlite.db", "data/sqlite.db-wal", "data/sqlite.db-shm", `data/hnswlib/${LOCK_FILE}`, "data/hnswlib/manifest.json"]) {
+    for (const name of ["data/sqlite.db", "data/sqlite.db-wal", "data/sqlite.db-shm", `data/${vector}/${LOCK_FILE}`, `data/${vector}/manifest.json`]) {
       expect(entries).toContain(`${name}: 600`);
     }
-    expect(entries.some((entry) => /^data\/hnswlib\/data-\d+: 600$/.test(entry))).toBe(true);
+    expect(entries.some((entry) => new RegExp(`^data/${vector}/data-\\d+: 600$`).test(entry))).toBe(true);
     expect(entries.some((entry) => /^data\/objects\/[^/]+\.png: 600$/.test(entry))).toBe(true);
-    for (const dir of ["data", "data/hnswlib", "data/objects"]) expect(entries).toContain(`${dir}/: 700`);
+    for (const dir of ["data", `data/${vector}`, "data/objects"]) expect(entries).toContain(`${dir}/: 700`);
     expect(modeOf(join(root, "nested"))).toBe(0o700);
     expect(notPrivate(entries)).toEqual([]);
   });

@@ -7,7 +7,7 @@ import { nativeLoadError } from "../../src/core/optional-import.js";
 import { managerFactory } from "../../src/presets/manager-factory.js";
 import { createVectorIndex } from "../../src/stores/vector/kinds.js";
 import { HnswIndex } from "../../src/stores/vector/hnsw.js";
-import { DEFAULT_USEARCH_QUANTIZATION, UsearchIndex, type UsearchQuantization } from "../../src/stores/vector/usearch-index.js";
+import { DEFAULT_USEARCH_CONNECTIVITY, DEFAULT_USEARCH_QUANTIZATION, UsearchIndex, type UsearchQuantization } from "../../src/stores/vector/usearch-index.js";
 import { randomUnitVector, seededRandom, testVectorIndex, vectorAtCosine } from "../../src/testing/vector-index-contract.js";
 
 /** Decimal places each storage keeps of a cosine distance between 8-d unit vectors (see the contract's option). */
@@ -172,6 +172,23 @@ describe("UsearchIndex", () => {
     const kept = await opened({ dimension: 16, path });
     expect(kept.quantization).toBe("f32");
     await kept.close();
+  });
+
+  it("keeps a saved index's connectivity (an index built at 16, the old default, stays 16) and refuses another one asked for", async () => {
+    const path = join(dir, "index");
+    const first = await opened({ dimension: 16, path, connectivity: 16 });
+    await first.add(batch(3, 1));
+    await first.close();
+    const kept = await opened({ dimension: 16, path });
+    expect(kept.connectivity).toBe(16);
+    await kept.add(batch(40, 4));
+    expect(await kept.count()).toBe(43);
+    await kept.close();
+    await expect(opened({ dimension: 16, path, connectivity: 24 })).rejects.toThrow(/links each entry to 16 others, connectivity asks for 24/);
+    const reopened = await opened({ dimension: 16, path, connectivity: 16 });
+    expect(reopened.connectivity).toBe(16);
+    await reopened.close();
+    expect((await opened({ dimension: 16 })).connectivity).toBe(DEFAULT_USEARCH_CONNECTIVITY);
   });
 
   it("refuses a folder holding an hnswlib index (and hnswlib refuses usearch's), saying what to do", async () => {

@@ -16,7 +16,7 @@ export interface EvaluationCandidate {
   question: string;
   answer: string;
   embedding?: Float32Array;
-  /** Cosine distance from the vector search (0 for an exact key match). */
+  /** Cosine distance to the query (0 for an exact key match): the search's, recomputed exactly where the cache's index rounds. */
   distance?: number;
   /** Epoch milliseconds the entry was stored. */
   createdAtMs?: number;
@@ -27,7 +27,7 @@ export interface EvaluationCandidate {
 export interface EvaluationContext {
   /** Per-request arguments (cache_context.evaluation_func). */
   extra?: unknown;
-  /** Searches the cache's vector index (k-reciprocal uses it). */
+  /** Searches the cache's vector index (k-reciprocal uses it); its distances are exact where the index rounds. */
   search?: (vector: Float32Array, topK: number) => Promise<VectorHit[]>;
   /** Epoch milliseconds "now" (time-based evaluations). */
   now?: number;
@@ -38,7 +38,7 @@ export interface EvaluationContext {
   embeddingFunc?: EmbeddingFunction;
   /**
    * The other candidates this lookup judges (same partition, unexpired, visible to the session), each with
-   * its search distance: an evaluation can tell a clear match from one about as near as another entry.
+   * its distance (as `distance` above): an evaluation can tell a clear match from one about as near as another entry.
    */
   neighbours?: readonly EvaluationCandidate[];
   /**

@@ -9,9 +9,10 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type * as Esbuild from "esbuild";
 import { StoreError } from "../../core/errors.js";
+import { startWorker } from "../../core/worker-thread.js";
 import { withDeadline } from "../connection.js";
 import type { SqliteWrites } from "./sqlite-connection.js";
 import type { TableNames } from "./sqlite-schema.js";
@@ -81,12 +82,10 @@ let bundledFromSource: string | undefined;
  * scripts) there is no .js file, so esbuild (a devDependency) bundles the .ts module into a script first.
  */
 function startThread(workerData: WriterThreadData): Worker {
-  // A worker inherits the process's Node options; under `node --input-type=module -e` that option breaks it.
-  const execArgv = process.execArgv.filter((arg, i, all) => !arg.startsWith("--input-type") && all[i - 1] !== "--input-type");
   const built = new URL("./sqlite-writer-thread.js", import.meta.url);
-  if (existsSync(fileURLToPath(built))) return new Worker(built, { workerData, execArgv });
+  if (existsSync(fileURLToPath(built))) return startWorker(built, { workerData });
   bundledFromSource ??= bundleFromSource(fileURLToPath(new URL("./sqlite-writer-thread.ts", import.meta.url)));
-  return new Worker(bundledFromSource, { eval: true, workerData, execArgv });
+  return startWorker(bundledFromSource, { eval: true, workerData });
 }
 
 function bundleFromSource(entry: string): string {

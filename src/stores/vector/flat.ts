@@ -8,9 +8,9 @@ const KIND = "flat";
 /**
  * An exact, in-memory vector index in plain JavaScript: every search compares the query with every stored
  * vector. No native module, so it works where a native index cannot load (usearch on a platform it ships no
- * build for, hnswlib-node where its build never ran: pnpm without `approve-builds`, npm 11 without `allowScripts`). Exact, so recall is 1, at a cost linear in the entries
- * (about 1 ms a search per 1,000 512-d vectors here; 54 ms at 50,000): for small caches and as the in-memory
- * fallback.
+ * build for, hnswlib-node where its build never ran: pnpm without `approve-builds`, npm 11 without
+ * `allowScripts`). Exact, so recall is 1, at a cost linear in the entries (about 1 ms a search per 1,000 512-d
+ * vectors here; 54 ms at 50,000): for small caches and as the in-memory fallback.
  */
 export class FlatIndex implements VectorIndex {
   readonly specificationVersion = "v1";

@@ -28,6 +28,13 @@ export const DEFAULT_USEARCH_QUANTIZATION: UsearchQuantization = "i8";
  * entries 128 found the exact neighbour of 95% of near-duplicate queries, 256 of 99.1-99.7% (docs/benchmarks.md).
  */
 export const DEFAULT_USEARCH_EXPANSION_SEARCH = 256;
+/**
+ * Default graph links per node (hnswlib's M; usearch's own default is 16). At a million sentence-like 512-d
+ * entries, 16 left 11% of the stored entries out of reach of their own near-duplicate queries (recall@1 0.889;
+ * 0.915 searching 4x wider), 32 found 0.991 of them, for ~125 B more per entry (938 B at i8) and a build about
+ * 1.6x slower (docs/benchmarks.md, "300,000 and 1,000,000 entries").
+ */
+export const DEFAULT_USEARCH_CONNECTIVITY = 32;
 
 export interface UsearchIndexOptions {
   /** Vector length; 0 takes it from the first add (or from the saved index). */
@@ -42,7 +49,10 @@ export interface UsearchIndexOptions {
    * index keeps its quantization: asking for another one is an error (remove the folder to rebuild).
    */
   quantization?: UsearchQuantization;
-  /** Graph links per node (hnswlib's M). Default 16. */
+  /**
+   * Graph links per node (hnswlib's M). Default DEFAULT_USEARCH_CONNECTIVITY, or what a saved index was built
+   * with: a saved index keeps its graph, so asking for another value is an error (remove the folder to rebuild).
+   */
   connectivity?: number;
   /** Candidate list size while building (hnswlib's efConstruction). Default 128. */
   expansionAdd?: number;
@@ -85,7 +95,8 @@ function isKey(id: number): boolean {
  */
 export class UsearchIndex extends FileBackedIndex<UsearchModule, UsearchMeta> implements VectorIndex {
   private readonly requested?: UsearchQuantization;
-  private readonly connectivity: number;
+  private readonly requestedConnectivity?: number;
+  private links: number;
   private readonly expansionAdd: number;
   /** The search-time candidate list size in use. */
   readonly expansionSearch: number;
@@ -94,6 +105,8 @@ export class UsearchIndex extends FileBackedIndex<UsearchModule, UsearchMeta> im
   private index: Usearch.Index | null = null;
   /** The file a viewed (memory-mapped, read-only) index maps; undefined once the index is writable. */
   private viewed?: string;
+  /** How many threads the native index's add buffers are known to hold (see addThreads); 1 when not known. */
+  private sizedThreads = 1;
 
   constructor(options: UsearchIndexOptions) {
     super({ kind: KIND, label: "UsearchIndex", dimension: options.dimension, path: options.path, idLimit: Number.MAX_SAFE_INTEGER });
@@ -102,7 +115,8 @@ export class UsearchIndex extends FileBackedIndex<UsearchModule, UsearchMeta> im
     }
     this.requested = options.quantization;
     this.quant = options.quantization ?? DEFAULT_USEARCH_QUANTIZATION;
-    this.connectivity = integerAtLeast("UsearchIndex: connectivity", options.connectivity ?? 16, 2);
+    if (options.connectivity !== undefined) this.requestedConnectivity = integerAtLeast("UsearchIndex: connectivity", options.connectivity, 2);
+    this.links = this.requestedConnectivity ?? DEFAULT_USEARCH_CONNECTIVITY;
     this.expansionAdd = integerAtLeast("UsearchIndex: expansionAdd", options.expansionAdd ?? 128, 1);
     this.expansionSearch = integerAtLeast("UsearchIndex: expansionSearch", options.expansionSearch ?? DEFAULT_USEARCH_EXPANSION_SEARCH, 1);
     this.view = options.view ?? false;
@@ -111,6 +125,11 @@ export class UsearchIndex extends FileBackedIndex<UsearchModule, UsearchMeta> im
   /** How vectors are stored: the option, or what the saved index was built with. */
   get quantization(): UsearchQuantization {
     return this.quant;
+  }
+
+  /** Graph links per node: the option, or what the saved index was built with. */
+  get connectivity(): number {
+    return this.links;
   }
 
   /** f16 and i8 keep rounded vectors: the cache judges on exact distances from the stored embeddings. */
@@ -123,7 +142,7 @@ export class UsearchIndex extends FileBackedIndex<UsearchModule, UsearchMeta> im
   }
 
   protected isOwnManifest(meta: UsearchMeta): boolean {
-    return meta.metric === "cos" && USEARCH_QUANTIZATIONS.includes(meta.quantization);
+    return meta.metric === "cos" && USEARCH_QUANTIZATIONS.includes(meta.quantization) && Number.isInteger(meta.connectivity);
   }
 
   protected async restore(lib: UsearchModule, meta: UsearchMeta, dataPath: string): Promise<void> {
@@ -131,7 +150,12 @@ export class UsearchIndex extends FileBackedIndex<UsearchModule, UsearchMeta> im
       const fix = "leave quantization out to keep it, or remove the folder to rebuild the index";
       throw new ValidationError(`UsearchIndex: the index in ${this.path} stores ${meta.quantization} vectors, quantization asks for ${this.requested}: ${fix}.`);
     }
+    if (this.requestedConnectivity !== undefined && meta.connectivity !== this.requestedConnectivity) {
+      const fix = "leave connectivity (m) out to keep it, or remove the folder to rebuild the index";
+      throw new ValidationError(`UsearchIndex: the index in ${this.path} links each entry to ${meta.connectivity} others, connectivity asks for ${this.requestedConnectivity}: ${fix}.`);
+    }
     this.quant = meta.quantization;
+    this.links = meta.connectivity;
     const index = this.newIndex(lib);
     try {
       if (this.view) index.view(dataPath);
@@ -143,12 +167,14 @@ export class UsearchIndex extends FileBackedIndex<UsearchModule, UsearchMeta> im
     this.viewed = this.view ? dataPath : undefined;
   }
 
+  /** A new native index (every index this object holds is made here, loaded ones included). */
   private newIndex(lib: UsearchModule): Usearch.Index {
+    this.sizedThreads = 1;
     return new lib.Index({
       dimensions: this.dim,
       metric: lib.MetricKind.Cos,
       quantization: this.quant as Usearch.ScalarKind,
-      connectivity: this.connectivity,
+      connectivity: this.links,
       expansion_add: this.expansionAdd,
       expansion_search: this.expansionSearch,
       multi: false,
@@ -175,10 +201,25 @@ export class UsearchIndex extends FileBackedIndex<UsearchModule, UsearchMeta> im
         const chunk = ids.slice(from, to);
         const vectors = new Float32Array(chunk.length * dimension);
         chunk.forEach((id, i) => vectors.set(latest.get(id)!, i * dimension));
-        index.add(keys.subarray(from, to), vectors, Math.min(chunk.length, availableParallelism()));
+        index.add(keys.subarray(from, to), vectors, this.addThreads(index, chunk.length));
         for (const id of chunk) if (id > this.maxId) this.maxId = id;
       });
     });
+  }
+
+  /**
+   * Threads for a native add of `count` vectors. usearch sizes its per-thread buffers only when an add grows the
+   * index's capacity, to that add's thread count, and refuses a later add that uses more threads than that
+   * ("Reserve capacity ahead of insertions!": one put, then an import of 32 at 512-d). So an add that grows the
+   * index uses every core, and one that does not uses no more threads than the buffers were last sized for.
+   */
+  private addThreads(index: Usearch.Index, count: number): number {
+    const cores = availableParallelism();
+    if (index.size() + count >= index.capacity()) {
+      this.sizedThreads = cores;
+      return cores;
+    }
+    return Math.max(1, Math.min(count, cores, this.sizedThreads));
   }
 
   async search(vector: Float32Array, topK: number): Promise<VectorHit[]> {
@@ -235,7 +276,7 @@ export class UsearchIndex extends FileBackedIndex<UsearchModule, UsearchMeta> im
 
   protected manifest(): UsearchMeta | null {
     if (this.index === null) return null;
-    return { metric: "cos", dimension: this.dim, quantization: this.quant, connectivity: this.connectivity, lastId: this.maxId, count: this.index.size() };
+    return { metric: "cos", dimension: this.dim, quantization: this.quant, connectivity: this.links, lastId: this.maxId, count: this.index.size() };
   }
 
   protected async writeData(dataPath: string): Promise<void> {
