@@ -68,7 +68,7 @@ if (dir === undefined) throw new Error("--dir <folder written by bench/scale.ts>
 const expansionSearch = args.value("expansion-search") === undefined ? undefined : args.number("expansion-search", 0);
 const alsoExpansionSearch = (args.value("also-expansion-search") ?? "").split(",").filter(Boolean).map(Number);
 if (alsoExpansionSearch.some((size) => !Number.isInteger(size) || size < 1)) throw new Error("--also-expansion-search takes positive integers, e.g. 512,1024");
-// The graph's shape while building (usearch's defaults when not given).
+// The graph's shape while building (UsearchIndex's defaults when not given: connectivity 32, expansionAdd 128).
 const connectivity = args.value("connectivity") === undefined ? undefined : args.number("connectivity", 0);
 const expansionAdd = args.value("expansion-add") === undefined ? undefined : args.number("expansion-add", 0);
 for (const [name, given] of [["also-expansion-search", alsoExpansionSearch.length > 0], ["connectivity", connectivity !== undefined], ["expansion-add", expansionAdd !== undefined]] as const) {

@@ -24,7 +24,7 @@ export function embeddingSimilarity(
 
 /**
  * Cosine similarity of a candidate to the query: 1 - its distance when it carries one (the search's, exact even
- * where the index rounds: the flow re-scores those; no vector maths on the hit path), else from the two embeddings as embeddingSimilarity compares them.
+ * where the index rounds: the flow re-scores those), else from the two embeddings as embeddingSimilarity compares them.
  */
 export function similarityToQuery(src: EvaluationSource, candidate: EvaluationCandidate): number | undefined {
   if (typeof candidate.distance === "number") return 1 - candidate.distance;

@@ -306,7 +306,8 @@ export function testVectorIndex(options: VectorIndexContractOptions): void {
         await index.add(items(list.slice(0, 3)));
         await index.flush();
         const again = await reopen(index, dimension);
-        await again.add(items(list.slice(3, 120), 4));
+        await again.add(items(list.slice(3, 5), 4));
+        await again.add(items(list.slice(5, 120), 6));
         expect(await again.count()).toBe(120);
         expect((await again.search(list[60], 1))[0].id).toBe(61);
       });

@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -188,7 +189,17 @@ describe("UsearchIndex", () => {
     const reopened = await opened({ dimension: 16, path, connectivity: 16 });
     expect(reopened.connectivity).toBe(16);
     await reopened.close();
-    expect((await opened({ dimension: 16 })).connectivity).toBe(DEFAULT_USEARCH_CONNECTIVITY);
+    // Manifests written before 2026-11-27 recorded the option, not the graph's: the file's own value wins.
+    const manifestPath = join(path, "manifest.json");
+    const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { meta: { connectivity: number } };
+    writeFileSync(manifestPath, JSON.stringify({ ...manifest, meta: { ...manifest.meta, connectivity: 32 } }));
+    const misrecorded = await opened({ dimension: 16, path });
+    expect(misrecorded.connectivity).toBe(16);
+    await misrecorded.close();
+    await expect(opened({ dimension: 16, path, connectivity: 32 })).rejects.toThrow(/links each entry to 16 others, connectivity asks for 32/);
+    const fresh = await opened({ dimension: 16 });
+    expect(fresh.connectivity).toBe(DEFAULT_USEARCH_CONNECTIVITY);
+    await fresh.close();
   });
 
   it("refuses a folder holding an hnswlib index (and hnswlib refuses usearch's), saying what to do", async () => {

@@ -2,7 +2,7 @@
  * The USearch vector index: the native index's inserts, searches and deletes, its quantization and its
  * memory-mapped view; the lifecycle it shares with the other file-backed indexes is in file-backed-index.ts.
  */
-import { availableParallelism } from "node:os";
+import { availableParallelism, cpus } from "node:os";
 import type * as Usearch from "usearch";
 import { StoreError, ValidationError } from "../../core/errors.js";
 import { requireOptional } from "../../core/optional-import.js";
@@ -16,7 +16,7 @@ export type UsearchQuantization = "f32" | "f16" | "i8";
 export const USEARCH_QUANTIZATIONS: readonly UsearchQuantization[] = Object.freeze(["f32", "f16", "i8"]);
 
 /**
- * The default storage: i8 holds an entry in 813 B of RSS (f16 1,329 B, hnswlib 2,634 B), builds 3x and searches
+ * The default storage: i8 held an entry in 813 B of RSS at connectivity 16 (f16 1,329 B, hnswlib 2,634 B), built 3x and searched
  * 1.5x faster than hnswlib, and found the exact neighbour of every query at 100k sentence-like 512-d entries
  * (docs/benchmarks.md, "A million entries"). Its distances are off by up to ~0.008, so the cache judges each
  * candidate on its exact distance from the stored embedding (capabilities.roundedDistances); code that searches
@@ -31,8 +31,8 @@ export const DEFAULT_USEARCH_EXPANSION_SEARCH = 256;
 /**
  * Default graph links per node (hnswlib's M; usearch's own default is 16). At a million sentence-like 512-d
  * entries, 16 left 11% of the stored entries out of reach of their own near-duplicate queries (recall@1 0.889;
- * 0.915 searching 4x wider), 32 found 0.991 of them, for ~125 B more per entry (938 B at i8) and a build about
- * 1.6x slower (docs/benchmarks.md, "300,000 and 1,000,000 entries").
+ * 0.915 searching 4x wider), 32 found 0.991 of them, for ~125 B more per entry (938 B at i8) and a build ~1.5-2x
+ * slower (docs/benchmarks.md, "300,000 and 1,000,000 entries").
  */
 export const DEFAULT_USEARCH_CONNECTIVITY = 32;
 
@@ -84,6 +84,14 @@ async function loadUsearch(): Promise<UsearchModule> {
   return module.default ?? module;
 }
 
+/**
+ * Threads a loaded (or viewed) index's add buffers hold: usearch sizes them for std::thread::hardware_concurrency(),
+ * the CPUs online, which os.cpus() counts too.
+ */
+function threadsAfterLoad(): number {
+  return Math.max(1, Math.min(availableParallelism(), cpus().length));
+}
+
 function isKey(id: number): boolean {
   return Number.isSafeInteger(id) && id >= 0;
 }
@@ -105,7 +113,7 @@ export class UsearchIndex extends FileBackedIndex<UsearchModule, UsearchMeta> im
   private index: Usearch.Index | null = null;
   /** The file a viewed (memory-mapped, read-only) index maps; undefined once the index is writable. */
   private viewed?: string;
-  /** How many threads the native index's add buffers are known to hold (see addThreads); 1 when not known. */
+  /** How many threads the native index's add buffers are known to hold (see addNative). */
   private sizedThreads = 1;
 
   constructor(options: UsearchIndexOptions) {
@@ -150,12 +158,7 @@ export class UsearchIndex extends FileBackedIndex<UsearchModule, UsearchMeta> im
       const fix = "leave quantization out to keep it, or remove the folder to rebuild the index";
       throw new ValidationError(`UsearchIndex: the index in ${this.path} stores ${meta.quantization} vectors, quantization asks for ${this.requested}: ${fix}.`);
     }
-    if (this.requestedConnectivity !== undefined && meta.connectivity !== this.requestedConnectivity) {
-      const fix = "leave connectivity (m) out to keep it, or remove the folder to rebuild the index";
-      throw new ValidationError(`UsearchIndex: the index in ${this.path} links each entry to ${meta.connectivity} others, connectivity asks for ${this.requestedConnectivity}: ${fix}.`);
-    }
     this.quant = meta.quantization;
-    this.links = meta.connectivity;
     const index = this.newIndex(lib);
     try {
       if (this.view) index.view(dataPath);
@@ -163,6 +166,14 @@ export class UsearchIndex extends FileBackedIndex<UsearchModule, UsearchMeta> im
     } catch (error) {
       throw new StoreError(KIND, `cannot read ${dataPath}`, { cause: error });
     }
+    // The graph's own, from the file: manifests written before 2026-11-27 may record an option it was not built with.
+    const links = index.connectivity();
+    if (this.requestedConnectivity !== undefined && links !== this.requestedConnectivity) {
+      const fix = "leave connectivity (m) out to keep it, or remove the folder to rebuild the index";
+      throw new ValidationError(`UsearchIndex: the index in ${this.path} links each entry to ${links} others, connectivity asks for ${this.requestedConnectivity}: ${fix}.`);
+    }
+    this.links = links;
+    this.sizedThreads = threadsAfterLoad();
     this.index = index;
     this.viewed = this.view ? dataPath : undefined;
   }
@@ -201,25 +212,23 @@ export class UsearchIndex extends FileBackedIndex<UsearchModule, UsearchMeta> im
         const chunk = ids.slice(from, to);
         const vectors = new Float32Array(chunk.length * dimension);
         chunk.forEach((id, i) => vectors.set(latest.get(id)!, i * dimension));
-        index.add(keys.subarray(from, to), vectors, this.addThreads(index, chunk.length));
+        this.addNative(index, keys.subarray(from, to), vectors);
         for (const id of chunk) if (id > this.maxId) this.maxId = id;
       });
     });
   }
 
   /**
-   * Threads for a native add of `count` vectors. usearch sizes its per-thread buffers only when an add grows the
-   * index's capacity, to that add's thread count, and refuses a later add that uses more threads than that
+   * One native add. usearch sizes its per-thread buffers only when an add grows the index's capacity (the same
+   * test as below), to that add's thread count, and refuses a later add that uses more threads than that
    * ("Reserve capacity ahead of insertions!": one put, then an import of 32 at 512-d). So an add that grows the
    * index uses every core, and one that does not uses no more threads than the buffers were last sized for.
    */
-  private addThreads(index: Usearch.Index, count: number): number {
+  private addNative(index: Usearch.Index, keys: BigUint64Array, vectors: Float32Array): void {
     const cores = availableParallelism();
-    if (index.size() + count >= index.capacity()) {
-      this.sizedThreads = cores;
-      return cores;
-    }
-    return Math.max(1, Math.min(count, cores, this.sizedThreads));
+    const grows = index.size() + keys.length >= index.capacity();
+    index.add(keys, vectors, grows ? cores : Math.max(1, Math.min(keys.length, cores, this.sizedThreads)));
+    if (grows) this.sizedThreads = cores;
   }
 
   async search(vector: Float32Array, topK: number): Promise<VectorHit[]> {
@@ -268,6 +277,7 @@ export class UsearchIndex extends FileBackedIndex<UsearchModule, UsearchMeta> im
       } catch (error) {
         throw new StoreError(KIND, `cannot read ${this.viewed}`, { cause: error });
       }
+      this.sizedThreads = threadsAfterLoad();
       this.index = loaded;
       this.viewed = undefined;
     }
