@@ -232,6 +232,9 @@ describe("UsearchIndex", () => {
     expect((native as UsearchIndex).expansionSearch).toBe(300);
     expect(native.capabilities.persistent).toBe(true);
     expect(createVectorIndex("langchain-usearch", { dimension: 8 }).kind).toBe("langchain-usearch");
+    expect((createVectorIndex("usearch", { dimension: 8, M: 24, connectivity: 24 }) as UsearchIndex).connectivity).toBe(24);
+    expect(() => createVectorIndex("usearch", { dimension: 8, M: 16, connectivity: 32 })).toThrow("usearch: connectivity (32) and M (16) name the same setting: give one of them.");
+    expect(() => createVectorIndex("usearch", { dimension: 8, ef: 64, expansionSearch: 256 })).toThrow(/expansionSearch \(256\) and ef \(64\)/);
   });
 
   it("reads GPTCache's usearch vector_params (dtype is the quantization)", () => {

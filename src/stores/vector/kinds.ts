@@ -2,7 +2,7 @@
  * Vector index kinds by name, for factory strings such as "sqlite,hnswlib". Every vector package loads
  * lazily inside init(), so importing this module loads none of them.
  */
-import { UnknownKindError } from "../../core/errors.js";
+import { UnknownKindError, ValidationError } from "../../core/errors.js";
 import { importOptional } from "../../core/optional-import.js";
 import { DatabaseVectorIndex, type VectorDatabase } from "./database-index.js";
 import { chromaDatabase } from "./databases/chroma.js";
@@ -127,6 +127,16 @@ function faiss(params: VectorIndexParams): VectorIndex {
 }
 
 /** A database kind: the driver reads and checks its options now, loads its packages in init(). */
+/** One usearch setting given under its own name and hnswlib's: both, with different values, is refused. */
+function sameSetting(own: [string, number | undefined], alias: [string, number | undefined]): number | undefined {
+  const [ownName, ownValue] = own;
+  const [aliasName, aliasValue] = alias;
+  if (ownValue !== undefined && aliasValue !== undefined && ownValue !== aliasValue) {
+    throw new ValidationError(`usearch: ${ownName} (${ownValue}) and ${aliasName} (${aliasValue}) name the same setting: give one of them.`);
+  }
+  return ownValue ?? aliasValue;
+}
+
 function database(driver: (params: VectorIndexParams) => VectorDatabase): (params: VectorIndexParams) => VectorIndex {
   return (params) => new DatabaseVectorIndex(driver(params), params.dimension, { timeoutMs: params.timeoutMs });
 }
@@ -144,14 +154,15 @@ const FACTORIES: Record<VectorKind, (params: VectorIndexParams) => VectorIndex> 
   flat: (params) => new FlatIndex({ dimension: params.dimension }),
   "langchain-hnswlib": langchainHnswlib,
   // The native index (saved, deletes by id, compact vectors); LangChain's USearch store stays reachable.
+  // hnswlib's names stand in for usearch's own, so a config written for the hnswlib default keeps its settings.
   usearch: (params) =>
     new UsearchIndex({
       dimension: params.dimension,
       path: params.path,
       quantization: params.quantization,
-      connectivity: params.connectivity ?? params.M,
-      expansionAdd: params.expansionAdd ?? params.efConstruction,
-      expansionSearch: params.expansionSearch ?? params.ef,
+      connectivity: sameSetting(["connectivity", params.connectivity], ["M", params.M]),
+      expansionAdd: sameSetting(["expansionAdd", params.expansionAdd], ["efConstruction", params.efConstruction]),
+      expansionSearch: sameSetting(["expansionSearch", params.expansionSearch], ["ef", params.ef]),
       view: params.view,
     }),
   "langchain-usearch": unsaved("langchain-usearch", "@langchain/community/vectorstores/usearch", "USearch"),
