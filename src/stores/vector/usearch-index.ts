@@ -32,7 +32,8 @@ export const DEFAULT_USEARCH_EXPANSION_SEARCH = 256;
  * Default graph links per node (hnswlib's M; usearch's own default is 16). At a million sentence-like 512-d
  * entries, 16 left 11% of the stored entries out of reach of their own near-duplicate queries (recall@1 0.889;
  * 0.915 searching 4x wider), 32 found 0.991 of them, for ~125 B more per entry (938 B at i8) and a build ~1.5-2x
- * slower (docs/benchmarks.md, "300,000 and 1,000,000 entries").
+ * slower. At 100k it makes searches ~2-3x slower (i8 p50 ~3 ms) for the same recall (docs/benchmarks.md, "A
+ * million entries" and "300,000 and 1,000,000 entries"): a miss at a million was judged the worse cost.
  */
 export const DEFAULT_USEARCH_CONNECTIVITY = 32;
 
