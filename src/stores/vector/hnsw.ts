@@ -61,8 +61,8 @@ async function loadHnswlib(): Promise<typeof Hnswlib> {
 export const DEFAULT_HNSW_EF = 256;
 
 /**
- * The `hnswlib` vector index (the embedded default's until usearch): hnswlib-node used directly, in the inner-product space over the
- * L2-normalised vectors the data manager hands it (so hnswlib's distance, 1 - dot, is the cosine distance).
+ * The `hnswlib` vector index (the embedded default's until usearch): hnswlib-node used directly, in the
+ * inner-product space over the L2-normalised vectors the data manager hands it (so hnswlib's distance, 1 - dot, is the cosine distance).
  * Labels are record ids. Deleted points are only marked, and new ids reuse their slots, so an evicting cache
  * keeps a bounded index.
  */

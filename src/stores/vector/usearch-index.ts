@@ -16,8 +16,8 @@ export type UsearchQuantization = "f32" | "f16" | "i8";
 export const USEARCH_QUANTIZATIONS: readonly UsearchQuantization[] = Object.freeze(["f32", "f16", "i8"]);
 
 /**
- * The default storage: i8 held an entry in 813 B of RSS at connectivity 16 (f16 1,329 B, hnswlib 2,634 B), built 3x and searched
- * 1.5x faster than hnswlib, and found the exact neighbour of every query at 100k sentence-like 512-d entries
+ * The default storage: i8 held an entry in 813 B of RSS at connectivity 16 (f16 1,329 B, hnswlib 2,634 B), built
+ * 3x and searched 1.5x faster than hnswlib, and found the exact neighbour of every query at 100k sentence-like 512-d entries
  * (docs/benchmarks.md, "A million entries"). Its distances are off by up to ~0.008, so the cache judges each
  * candidate on its exact distance from the stored embedding (capabilities.roundedDistances); code that searches
  * the index itself gets the rounded ones.
@@ -156,8 +156,7 @@ export class UsearchIndex extends FileBackedIndex<UsearchModule, UsearchMeta> im
 
   protected async restore(lib: UsearchModule, meta: UsearchMeta, dataPath: string): Promise<void> {
     if (this.requested !== undefined && meta.quantization !== this.requested) {
-      const fix = "leave quantization out to keep it, or remove the folder to rebuild the index";
-      throw new ValidationError(`UsearchIndex: the index in ${this.path} stores ${meta.quantization} vectors, quantization asks for ${this.requested}: ${fix}.`);
+      throw this.savedClash(`stores ${meta.quantization} vectors, quantization asks for ${this.requested}`, "quantization");
     }
     this.quant = meta.quantization;
     const index = this.newIndex(lib);
@@ -170,13 +169,18 @@ export class UsearchIndex extends FileBackedIndex<UsearchModule, UsearchMeta> im
     // The graph's own, from the file: manifests written before 2026-11-27 may record an option it was not built with.
     const links = index.connectivity();
     if (this.requestedConnectivity !== undefined && links !== this.requestedConnectivity) {
-      const fix = "leave connectivity (m) out to keep it, or remove the folder to rebuild the index";
-      throw new ValidationError(`UsearchIndex: the index in ${this.path} links each entry to ${links} others, connectivity asks for ${this.requestedConnectivity}: ${fix}.`);
+      throw this.savedClash(`links each entry to ${links} others, connectivity asks for ${this.requestedConnectivity}`, "connectivity (m)");
     }
     this.links = links;
     this.sizedThreads = threadsAfterLoad();
     this.index = index;
     this.viewed = this.view ? dataPath : undefined;
+  }
+
+  /** A saved index built otherwise than an option asks: its graph cannot change without a rebuild. */
+  private savedClash(what: string, option: string): ValidationError {
+    const fix = `leave ${option} out to keep it, or remove the folder to rebuild the index`;
+    return new ValidationError(`UsearchIndex: the index in ${this.path} ${what}: ${fix}.`);
   }
 
   /** A new native index (every index this object holds is made here, loaded ones included). */
