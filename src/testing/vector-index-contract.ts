@@ -284,6 +284,19 @@ export function testVectorIndex(options: VectorIndexContractOptions): void {
       expect(found / 100).toBeGreaterThanOrEqual(minRecall);
     });
 
+    it("finds every stored vector by its own vector: none left out of reach (2,000 x 8-d, one batch)", async () => {
+      const index = await open();
+      const list = vectors(2000);
+      await index.add(items(list));
+      const unreachable: number[] = [];
+      for (const [i, vector] of list.entries()) {
+        const [best] = await index.search(vector, 1);
+        // Another entry may round to the same point; anything farther means entry i cannot be found.
+        if (best?.id !== i + 1 && !(best?.distance < 10 ** -digits)) unreachable.push(i + 1);
+      }
+      expect(unreachable).toEqual([]);
+    });
+
     describe("persistence", () => {
       itPersistent("keeps vectors, deletes and lastId across close and reopen", async () => {
         const index = await open();
