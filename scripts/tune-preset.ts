@@ -3,7 +3,7 @@
  * guard's holdout pairs, 50,000-59,999), with the offline USE model's cosines from the quality benchmark's
  * embedding cache, and writes them to src/similarity/preset-tuning.json:
  *
- *   npx tsx bench/quality/embed.ts --tune 60000     # embeds what is missing
+ *   npx tsx bench/quality/embed.ts --tune 60000 --tune-from 50000   # embeds what is missing
  *   npx tsx scripts/tune-preset.ts [--cosine-weight 0.5] [--precision 0.7]
  *
  * Each query's 5 nearest stored questions within its block of 5,000 pairs are judged as the cache judges

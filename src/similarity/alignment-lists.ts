@@ -4,6 +4,7 @@
  * ALIGNMENT_LISTS below.
  */
 import { AMBIGUOUS_NUMBER_WORDS, ORDINALS, SCALES, TENS, UNITS } from "./alignment-numbers.js";
+import { AFTER_SECOND, UNIT_COMPOUNDS, UNIT_NAMES } from "./alignment-units.js";
 
 /** Words a rewording adds or drops without changing what is asked. */
 export const WEAK_WORDS: readonly string[] = [
@@ -72,8 +73,17 @@ export const OPPOSITE_SMALL_WORDS: ReadonlyArray<readonly [string, string]> = [
   ["more", "fewer"],
 ];
 
-/** Words that take in the whole of what they name ("close all tabs" is not "close a tab"). */
-export const UNIVERSAL_WORDS: readonly string[] = ["all", "every", "each", "entire", "whole", "everything", "everyone", "always"];
+/**
+ * Scope: words that take in every member of a set ("close all tabs" is not "close a tab"), and the whole of one
+ * thing ("delete my entire history" is not "delete one search"). "each" is left out: "how much is each ticket"
+ * asks what "how much is a ticket" does.
+ */
+export const UNIVERSAL_WORDS: readonly string[] = ["all", "every", "everything", "everyone", "everybody"];
+export const WHOLE_WORDS: readonly string[] = ["whole", "entire"];
+/** Words that pick one member or a part ("one paragraph", "some birds", "someone", "the first element"). */
+export const PARTICULAR_WORDS: readonly string[] = ["one", "single", "some", "someone", "somebody", "something", "individual", "specific", "particular", "first"];
+/** Articles: a particular against a universal ("a tab" / "all tabs"), not against a whole ("a folder" / "a whole folder"). */
+export const ARTICLES: readonly string[] = ["a", "an"];
 
 /** Words that ask for less of what the rest of the question names ("less healthy", "fewest"). */
 export const DIMINISHING_WORDS: readonly string[] = ["less", "least", "fewer", "fewest"];
@@ -107,11 +117,17 @@ export const ALIGNMENT_LISTS = {
   oppositeSmallWords: OPPOSITE_SMALL_WORDS,
   diminishing: DIMINISHING_WORDS,
   universal: UNIVERSAL_WORDS,
+  whole: WHOLE_WORDS,
+  particular: PARTICULAR_WORDS,
+  articles: ARTICLES,
   units: UNITS,
   tens: TENS,
   scales: SCALES,
   ordinals: ORDINALS,
   ambiguousNumbers: [...AMBIGUOUS_NUMBER_WORDS],
+  unitNames: UNIT_NAMES,
+  unitCompounds: UNIT_COMPOUNDS,
+  afterSecond: AFTER_SECOND,
   spelled: SPELLED.map(([pattern, replacement]) => [String(pattern), replacement]),
   phrasal: PHRASAL_VERBS,
 };

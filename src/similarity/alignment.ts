@@ -8,16 +8,20 @@
  * The hand-written lists it reads are in alignment-lists.ts, versioned with the vetoes chosen on them.
  */
 import {
+  ARTICLES,
   DIMINISHING_WORDS,
   DIRECTION_WORDS,
   MAX_QUESTION_WORDS,
   OPPOSITE_SMALL_WORDS,
+  PARTICULAR_WORDS,
   PHRASAL_VERBS,
   SPELLED,
   UNIVERSAL_WORDS,
   WEAK_WORDS,
+  WHOLE_WORDS,
 } from "./alignment-lists.js";
-import { cardinal, wordNumbers } from "./alignment-numbers.js";
+import { cardinal, TENS, UNITS, wordNumbers } from "./alignment-numbers.js";
+import { unitsOf } from "./alignment-units.js";
 import { questionFacts, stem, type QuestionFacts } from "./guard-text.js";
 import { lemmasOf, wordRelation } from "./lexicon.js";
 
@@ -34,6 +38,9 @@ const WEAK = new Set(WEAK_WORDS);
 const DIRECTION = new Set(DIRECTION_WORDS);
 const DIMINISHING = new Set(DIMINISHING_WORDS);
 const UNIVERSAL = new Set(UNIVERSAL_WORDS);
+const WHOLE = new Set(WHOLE_WORDS);
+const PARTICULAR = new Set(PARTICULAR_WORDS);
+const ARTICLE = new Set(ARTICLES);
 
 /** What the alignment of two questions found; each flag is a candidate veto (lexical-vetoes.json keeps the ones chosen). */
 export interface Alignment extends Record<AlignmentVeto, boolean> {
@@ -54,10 +61,17 @@ export interface Alignment extends Record<AlignmentVeto, boolean> {
   oppositeSmallWord: boolean;
   /** One side asks for less ("less healthy", "fewest"), the other does not. */
   diminishing: boolean;
-  /** One side takes in the whole ("all tabs", "the entire history"), the other does not. */
+  /**
+   * One side takes in every member or the whole ("all tabs", "my entire history"), the other picks one or a part
+   * ("a tab", "one search", "some birds"); see scopeDiffers.
+   */
   scope: boolean;
   /** Both sides name numbers, not the same ones, digits and words alike ("2 plus 3" / "2+2", "two" / "four"). */
   numberMismatch: boolean;
+  /** The sides rank differently: "the third largest" is not "the largest" (an ordinal before a superlative). */
+  rank: boolean;
+  /** Each side names a unit or currency the other does not ("seconds in a day" / "minutes in a day", "yen" / "yuan"). */
+  unitMismatch: boolean;
 }
 
 interface Side {
@@ -69,6 +83,9 @@ interface Side {
   /** Index in `words` of each direction word. */
   directions: number[];
   numbers: Set<string>;
+  units: Set<string>;
+  /** The place an ordinal gives a superlative ("third largest": "3"), or "" for none. */
+  rank: string;
 }
 
 function side(text: string): Side {
@@ -78,7 +95,22 @@ function side(text: string): Side {
   const positions = words.flatMap((word, i) => (facts.content.has(word) && !WEAK.has(word) && cardinal(word) === undefined && !/^\d/.test(word) && word.length > 1 ? [i] : []));
   const digits = (text.match(/\d+(?:[.,]\d+)*/g) ?? []).map((number) => number.replace(/,(?=\d{3}\b)/g, ""));
   const directions = words.flatMap((word, i) => (DIRECTION.has(word) ? [i] : []));
-  return { facts, words, content: positions.map((i) => words[i]), positions, directions, numbers: new Set([...digits, ...wordNumbers(words)]) };
+  const numbers = new Set([...digits, ...wordNumbers(words)]);
+  return { facts, words, content: positions.map((i) => words[i]), positions, directions, numbers, units: unitsOf(rewritten, words), rank: rankOf(words) };
+}
+
+const SUPERLATIVE = /^(?:most|least|best|worst|\p{L}{3,}est)$/u;
+
+/** The place an ordinal gives the superlative after it ("third largest", "2nd most": "3", "2"), or "" (first or none). */
+function rankOf(words: readonly string[]): string {
+  for (let i = 0; i + 1 < words.length; i++) {
+    if (!SUPERLATIVE.test(words[i + 1])) continue;
+    const digits = /^(\d+)(?:st|nd|rd|th)$/.exec(words[i]);
+    const base = !digits && /(?:st|nd|rd|th)$/.test(words[i]) ? cardinal(words[i]) : undefined;
+    const place = digits ? Number(digits[1]) : base === undefined ? undefined : UNITS.includes(base) ? UNITS.indexOf(base) : TENS.indexOf(base) * 10;
+    if (place !== undefined && place > 1) return String(place);
+  }
+  return "";
 }
 
 /** Same word, same crude stem, or a shared base form. */
@@ -150,10 +182,23 @@ function sameSlot(toB: readonly number[], i: number, j: number, lengthB: number)
   return before || after;
 }
 
+/**
+ * What each side's quantifiers take in. Only an explicit pick on the other side counts against a universal: a
+ * rewording may drop "all" ("redirect HTTP to HTTPS" / "send all HTTP traffic to HTTPS"), and "a whole folder"
+ * is "a folder".
+ */
+function scopeDiffers(a: Side, b: Side): boolean {
+  const has = (s: Side, words: ReadonlySet<string>) => s.words.some((word) => words.has(word));
+  const differs = (x: Side, y: Side) =>
+    (has(x, UNIVERSAL) && !has(y, UNIVERSAL) && (has(y, PARTICULAR) || has(y, ARTICLE))) ||
+    (has(x, WHOLE) && !has(y, WHOLE) && !has(y, UNIVERSAL) && has(y, PARTICULAR));
+  return differs(a, b) || differs(b, a);
+}
+
 const diminishes = (s: Side) => s.words.some((word) => DIMINISHING.has(word)) && !s.words.some((word) => word === "more" || word === "most");
 
 /** The candidate vetoes an alignment reports. */
-export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "oppositeSmallWord", "diminishing", "scope", "numberMismatch"] as const;
+export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "rank", "unitMismatch"] as const;
 export type AlignmentVeto = (typeof ALIGNMENT_VETOES)[number];
 
 /** Aligns two questions (see the module's comment). */
@@ -183,7 +228,9 @@ export function alignQuestions(textA: string, textB: string): Alignment {
     swapped: short && crosses(a, b, toB),
     oppositeSmallWord: hasOppositeSmallWord(a, b),
     diminishing: diminishes(a) !== diminishes(b),
-    scope: a.words.some((word) => UNIVERSAL.has(word)) !== b.words.some((word) => UNIVERSAL.has(word)),
+    scope: scopeDiffers(a, b),
     numberMismatch: a.numbers.size > 0 && b.numbers.size > 0 && (a.numbers.size !== b.numbers.size || [...a.numbers].some((number) => !b.numbers.has(number))),
+    rank: a.rank !== b.rank,
+    unitMismatch: [...a.units].some((unit) => !b.units.has(unit)) && [...b.units].some((unit) => !a.units.has(unit)),
   };
 }

@@ -195,18 +195,23 @@ export function oneSided(a: ReadonlySet<string>, b: ReadonlySet<string>): boolea
 
 /**
  * Whether `other` mentions the entity of `facts`: in words, written together or apart ("Huggingface" for
- * "Hugging Face"), or as initials ("ML" for "Machine Learning", "machine learning" for "ML").
+ * "Hugging Face"), in the plural or not ("PDFs" for "PDF"), or as initials ("ML" for "Machine Learning",
+ * "machine learning" for "ML").
  */
 function mentions(other: QuestionFacts, entity: string, facts: QuestionFacts): boolean {
   const initials = facts.nameInitials.get(entity);
   if (initials && other.acronyms.has(initials)) return true;
   const words = other.words;
   const acronym = facts.acronyms.has(entity);
+  // A plural names the same thing ("PDFs" / "PDF", "APIs" / "API"); "us" is not "u".
+  const forms = entity.length > 3 ? [entity, `${entity}s`, entity.replace(/s$/, "")] : [entity];
   for (let i = 0; i < words.length; i++) {
-    let joined = "";
-    for (let j = i; j < words.length && entity.startsWith(joined + words[j]); j++) {
-      joined += words[j];
-      if (joined === entity) return true;
+    for (const form of forms) {
+      let joined = "";
+      for (let j = i; j < words.length && form.startsWith(joined + words[j]); j++) {
+        joined += words[j];
+        if (joined === form) return true;
+      }
     }
     if (acronym && i + entity.length <= words.length && [...entity].every((letter, k) => words[i + k][0] === letter)) return true;
   }

@@ -1,5 +1,6 @@
 import chosen from "../../src/similarity/lexical-vetoes.json" with { type: "json" };
 import { alignQuestions } from "../../src/similarity/alignment.js";
+import { unitsOf } from "../../src/similarity/alignment-units.js";
 import { lemmasOf, wordRelation } from "../../src/similarity/lexicon.js";
 import { lexicalListsDigest, lexicalVeto, LEXICAL_VETOES } from "../../src/similarity/lexical-vetoes.js";
 import { PrecisionGuardEvaluation } from "../../src/similarity/precision-guard.js";
@@ -46,6 +47,13 @@ describe("aligning two questions", () => {
     ["What is 2 plus 3?", "What is 2+2?", "numberMismatch"],
     ["Is it safe to take two ibuprofen at once?", "Is it safe to take four ibuprofen at once?", "numberMismatch"],
     ["How do I reverse a string in Java?", "How do I reverse a string in C#?", "substitution"],
+    ["How do I close all tabs in Firefox?", "How do I close a tab in Firefox?", "scope"],
+    ["Are all snakes venomous?", "Are some snakes venomous?", "scope"],
+    ["How do I clear my entire browsing history?", "How do I clear one site from my browsing history?", "scope"],
+    ["How many hours are in a week?", "How many minutes are in a week?", "unitMismatch"],
+    ["How much is 100 dollars in euros?", "How much is 100 dollars in pounds?", "unitMismatch"],
+    ["What does it cost to hire a van for a week?", "What does it cost to hire a van for a day?", "unitMismatch"],
+    ["What is the second tallest mountain in the world?", "What is the tallest mountain in the world?", "rank"],
   ] as const)("vetoes %j / %j (%s)", (a, b, veto) => {
     expect(alignQuestions(a, b)[veto]).toBe(true);
     expect(lexicalVeto(a, b)).toBeDefined();
@@ -59,8 +67,25 @@ describe("aligning two questions", () => {
     ["How can I learn Python quickly?", "How can I study Python fast?"],
     ["install numpy", "install numpy please"],
     ["What are some good tips for self study?", "What are the smart tips for self studying?"],
+    ["How do I copy a folder in Linux?", "How do I copy a whole folder in Linux?"],
+    ["How do I delete all emails in Gmail?", "How do I delete every email in Gmail?"],
+    ["What is €20 in USD?", "How much is 20 euros in dollars?"],
+    ["What is the 2nd largest city in Canada?", "What is the second biggest city in Canada?"],
+    ["When did the Second World War end?", "In what year did WWII end?"],
   ])("keeps the paraphrase %j / %j", (a, b) => {
     expect(lexicalVeto(a, b)).toBeUndefined();
+  });
+
+  it.each([
+    ["How fast is sound in m/s?", ["meter", "second"]],
+    ["What is 90 km/h in mph?", ["hour", "kilometer", "mile"]],
+    ["What is 30 °C in Fahrenheit?", ["celsius", "fahrenheit"]],
+    ["How long is 10 seconds in milliseconds?", ["millisecond", "second"]],
+    ["What is the daily limit in £?", ["day", "pound"]],
+    ["What is the second largest city?", []],
+    ["Should I get a second opinion?", []],
+  ])("reads the units of %j", (text, units) => {
+    expect([...unitsOf(text, text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [])].sort()).toEqual(units);
   });
 });
 
