@@ -82,6 +82,8 @@ export const UNIVERSAL_WORDS: readonly string[] = ["all", "every", "everything",
 export const WHOLE_WORDS: readonly string[] = ["whole", "entire"];
 /** Words that pick one member or a part ("one paragraph", "some birds", "someone", "the first element"). */
 export const PARTICULAR_WORDS: readonly string[] = ["one", "single", "some", "someone", "somebody", "something", "individual", "specific", "particular", "first"];
+/** After "all", words that make it a pronoun ("all that is required", "all it takes", "all you need"). */
+export const PRONOUNS_AFTER_ALL: readonly string[] = ["that", "it", "you", "i", "we", "they", "he", "she"];
 /** Articles: a particular against a universal ("a tab" / "all tabs"), not against a whole ("a folder" / "a whole folder"). */
 export const ARTICLES: readonly string[] = ["a", "an"];
 
@@ -120,6 +122,7 @@ export const ALIGNMENT_LISTS = {
   whole: WHOLE_WORDS,
   particular: PARTICULAR_WORDS,
   articles: ARTICLES,
+  pronounsAfterAll: PRONOUNS_AFTER_ALL,
   units: UNITS,
   tens: TENS,
   scales: SCALES,

@@ -15,6 +15,7 @@ import {
   OPPOSITE_SMALL_WORDS,
   PARTICULAR_WORDS,
   PHRASAL_VERBS,
+  PRONOUNS_AFTER_ALL,
   SPELLED,
   UNIVERSAL_WORDS,
   WEAK_WORDS,
@@ -41,6 +42,7 @@ const UNIVERSAL = new Set(UNIVERSAL_WORDS);
 const WHOLE = new Set(WHOLE_WORDS);
 const PARTICULAR = new Set(PARTICULAR_WORDS);
 const ARTICLE = new Set(ARTICLES);
+const PRONOUN_AFTER_ALL = new Set(PRONOUNS_AFTER_ALL);
 
 /** What the alignment of two questions found; each flag is a candidate veto (lexical-vetoes.json keeps the ones chosen). */
 export interface Alignment extends Record<AlignmentVeto, boolean> {
@@ -183,15 +185,17 @@ function sameSlot(toB: readonly number[], i: number, j: number, lengthB: number)
 }
 
 /**
- * What each side's quantifiers take in. Only an explicit pick on the other side counts against a universal: a
- * rewording may drop "all" ("redirect HTTP to HTTPS" / "send all HTTP traffic to HTTPS"), and "a whole folder"
- * is "a folder".
+ * What each side's quantifiers take in. Only an explicit pick on the other side counts against a universal or a
+ * whole: a rewording may drop "all" ("redirect HTTP to HTTPS" / "send all HTTP traffic to HTTPS"), "a whole
+ * folder" is "a folder", and "all elements" is "an entire dataset".
  */
 function scopeDiffers(a: Side, b: Side): boolean {
-  const has = (s: Side, words: ReadonlySet<string>) => s.words.some((word) => words.has(word));
+  // "all that is required", "all you need": a pronoun, not a quantifier.
+  const quantifies = (s: Side, i: number) => s.words[i] !== "all" || !PRONOUN_AFTER_ALL.has(s.words[i + 1]);
+  const has = (s: Side, words: ReadonlySet<string>) => s.words.some((word, i) => words.has(word) && quantifies(s, i));
+  const whole = (s: Side) => has(s, UNIVERSAL) || has(s, WHOLE);
   const differs = (x: Side, y: Side) =>
-    (has(x, UNIVERSAL) && !has(y, UNIVERSAL) && (has(y, PARTICULAR) || has(y, ARTICLE))) ||
-    (has(x, WHOLE) && !has(y, WHOLE) && !has(y, UNIVERSAL) && has(y, PARTICULAR));
+    (has(x, UNIVERSAL) && !whole(y) && (has(y, PARTICULAR) || has(y, ARTICLE))) || (has(x, WHOLE) && !whole(y) && has(y, PARTICULAR));
   return differs(a, b) || differs(b, a);
 }
 
@@ -228,7 +232,7 @@ export function alignQuestions(textA: string, textB: string): Alignment {
     swapped: short && crosses(a, b, toB),
     oppositeSmallWord: hasOppositeSmallWord(a, b),
     diminishing: diminishes(a) !== diminishes(b),
-    scope: scopeDiffers(a, b),
+    scope: short && scopeDiffers(a, b),
     numberMismatch: a.numbers.size > 0 && b.numbers.size > 0 && (a.numbers.size !== b.numbers.size || [...a.numbers].some((number) => !b.numbers.has(number))),
     rank: a.rank !== b.rank,
     unitMismatch: [...a.units].some((unit) => !b.units.has(unit)) && [...b.units].some((unit) => !a.units.has(unit)),
