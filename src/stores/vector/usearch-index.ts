@@ -15,9 +15,9 @@ export type UsearchQuantization = "f32" | "f16" | "i8";
 export const USEARCH_QUANTIZATIONS: readonly UsearchQuantization[] = Object.freeze(["f32", "f16", "i8"]);
 
 /**
- * The default storage: i8 held an entry in 813 B of RSS at connectivity 16 (f16 1,329 B, hnswlib 2,634 B), built
- * 3x and searched 1.5x faster than hnswlib, and found the exact neighbour of every query at 100k sentence-like 512-d entries
- * (docs/benchmarks.md, "A million entries"). Its distances are off by up to ~0.008, so the cache judges each
+ * The default storage: at 100k sentence-like 512-d entries i8 holds an entry in ~910 B of RSS (f16 ~1,450 B,
+ * hnswlib ~2,600 B), builds ~1.5x faster than hnswlib, both on one thread, and finds the exact neighbour of every
+ * query (docs/benchmarks.md, "A million entries"). Its distances are off by up to ~0.008, so the cache judges each
  * candidate on its exact distance from the stored embedding (capabilities.roundedDistances); code that searches
  * the index itself gets the rounded ones.
  */
