@@ -4,7 +4,8 @@
  * ALIGNMENT_LISTS below.
  */
 import { AMBIGUOUS_NUMBER_WORDS, ORDINALS, SCALES, TENS, UNITS } from "./alignment-numbers.js";
-import { AFTER_SECOND, UNIT_COMPOUNDS, UNIT_NAMES } from "./alignment-units.js";
+import { SCOPE_LISTS } from "./alignment-scope.js";
+import { AFTER_SECOND, BEFORE_ABBREVIATION, UNIT_ABBREVIATIONS, UNIT_COMPOUNDS, UNIT_NAMES, UNIT_SIGNS } from "./alignment-units.js";
 
 /** Words a rewording adds or drops without changing what is asked. */
 export const WEAK_WORDS: readonly string[] = [
@@ -73,19 +74,8 @@ export const OPPOSITE_SMALL_WORDS: ReadonlyArray<readonly [string, string]> = [
   ["more", "fewer"],
 ];
 
-/**
- * Scope: words that take in every member of a set ("close all tabs" is not "close a tab"), and the whole of one
- * thing ("delete my entire history" is not "delete one search"). "each" is left out: "how much is each ticket"
- * asks what "how much is a ticket" does.
- */
-export const UNIVERSAL_WORDS: readonly string[] = ["all", "every", "everything", "everyone", "everybody"];
-export const WHOLE_WORDS: readonly string[] = ["whole", "entire"];
-/** Words that pick one member or a part ("one paragraph", "some birds", "someone", "the first element"). */
-export const PARTICULAR_WORDS: readonly string[] = ["one", "single", "some", "someone", "somebody", "something", "individual", "specific", "particular", "first"];
-/** After "all", words that make it a pronoun ("all that is required", "all it takes", "all you need"). */
-export const PRONOUNS_AFTER_ALL: readonly string[] = ["that", "it", "you", "i", "we", "they", "he", "she"];
-/** Articles: a particular against a universal ("a tab" / "all tabs"), not against a whole ("a folder" / "a whole folder"). */
-export const ARTICLES: readonly string[] = ["a", "an"];
+/** Words in -est that are no superlative ("the second request" is no rank). */
+export const EST_WORDS: readonly string[] = "interest request contest protest forest harvest honest modest earnest suggest digest invest arrest manifest conquest inquest bequest behest tempest midwest".split(" ");
 
 /** Words that ask for less of what the rest of the question names ("less healthy", "fewest"). */
 export const DIMINISHING_WORDS: readonly string[] = ["less", "least", "fewer", "fewest"];
@@ -118,17 +108,17 @@ export const ALIGNMENT_LISTS = {
   direction: DIRECTION_WORDS,
   oppositeSmallWords: OPPOSITE_SMALL_WORDS,
   diminishing: DIMINISHING_WORDS,
-  universal: UNIVERSAL_WORDS,
-  whole: WHOLE_WORDS,
-  particular: PARTICULAR_WORDS,
-  articles: ARTICLES,
-  pronounsAfterAll: PRONOUNS_AFTER_ALL,
+  scope: SCOPE_LISTS,
+  estWords: EST_WORDS,
   units: UNITS,
   tens: TENS,
   scales: SCALES,
   ordinals: ORDINALS,
   ambiguousNumbers: [...AMBIGUOUS_NUMBER_WORDS],
   unitNames: UNIT_NAMES,
+  unitAbbreviations: UNIT_ABBREVIATIONS,
+  beforeAbbreviation: BEFORE_ABBREVIATION,
+  unitSigns: UNIT_SIGNS,
   unitCompounds: UNIT_COMPOUNDS,
   afterSecond: AFTER_SECOND,
   spelled: SPELLED.map(([pattern, replacement]) => [String(pattern), replacement]),

@@ -15,24 +15,30 @@ export function cardinal(word: string): string | undefined {
   return UNITS.includes(base) || TENS.includes(base) || base in SCALES ? base : undefined;
 }
 
+/** The value of the run of number words that starts at `from` ("two hundred" → 200) and where it ends, or undefined. */
+export function numberRun(words: readonly string[], from: number): { value: number; end: number } | undefined {
+  let total = 0;
+  let current = 0;
+  let end = from;
+  for (; end < words.length; end++) {
+    const base = cardinal(words[end]);
+    if (base === undefined) break;
+    if (base in SCALES) {
+      current = Math.max(current, 1) * SCALES[base];
+      if (SCALES[base] >= 1000) [total, current] = [total + current, 0];
+    } else current += UNITS.includes(base) ? UNITS.indexOf(base) : TENS.indexOf(base) * 10;
+  }
+  return end === from ? undefined : { value: total + current, end };
+}
+
 /** Numbers written in words, as values: "two hundred" → 200, "sixteenth" → 16; a lone "one", "first" or "second" is no number. */
 export function wordNumbers(words: readonly string[]): string[] {
   const found: string[] = [];
   for (let i = 0; i < words.length; i++) {
-    if (cardinal(words[i]) === undefined) continue;
-    let total = 0;
-    let current = 0;
-    let end = i;
-    for (; end < words.length; end++) {
-      const base = cardinal(words[end]);
-      if (base === undefined) break;
-      if (base in SCALES) {
-        current = Math.max(current, 1) * SCALES[base];
-        if (SCALES[base] >= 1000) [total, current] = [total + current, 0];
-      } else current += UNITS.includes(base) ? UNITS.indexOf(base) : TENS.indexOf(base) * 10;
-    }
-    if (!(end === i + 1 && AMBIGUOUS_NUMBER_WORDS.has(words[i]))) found.push(String(total + current));
-    i = end - 1;
+    const run = numberRun(words, i);
+    if (run === undefined) continue;
+    if (!(run.end === i + 1 && AMBIGUOUS_NUMBER_WORDS.has(words[i]))) found.push(String(run.value));
+    i = run.end - 1;
   }
   return found;
 }

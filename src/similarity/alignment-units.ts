@@ -7,32 +7,32 @@
 /** Each unit's names (the first is the unit's own), singular; plurals in -s, -es and -ies are read too. */
 export const UNIT_NAMES: ReadonlyArray<readonly string[]> = [
   // Time. "second" also orders ("the second largest"): see AFTER_SECOND.
-  ["second", "secs"],
+  ["second"],
   ["millisecond"],
-  ["minute", "mins"],
-  ["hour", "hrs", "hourly"],
+  ["minute"],
+  ["hour", "hourly"],
   ["day", "daily"],
   ["week", "weekly"],
   ["fortnight"],
   ["month", "monthly"],
-  ["year", "yr", "yearly", "annual", "annually"],
+  ["year", "yearly", "annual", "annually"],
   ["decade"],
-  ["century", "centuries"],
+  ["century"],
   // Length.
-  ["millimeter", "millimetre", "mm"],
-  ["centimeter", "centimetre", "cm"],
+  ["millimeter", "millimetre"],
+  ["centimeter", "centimetre"],
   ["meter", "metre"],
-  ["kilometer", "kilometre", "km"],
+  ["kilometer", "kilometre"],
   ["inch"],
-  ["foot", "feet", "ft"],
-  ["yard", "yd"],
+  ["foot", "feet"],
+  ["yard"],
   ["mile"],
   // Mass.
-  ["milligram", "mg"],
+  ["milligram"],
   ["gram"],
-  ["kilogram", "kilo", "kg"],
-  ["pound", "lb", "lbs", "gbp", "£"],
-  ["ounce", "oz"],
+  ["kilogram", "kilo"],
+  ["pound"],
+  ["ounce"],
   ["ton", "tonne"],
   // Volume.
   ["milliliter", "millilitre"],
@@ -41,33 +41,74 @@ export const UNIT_NAMES: ReadonlyArray<readonly string[]> = [
   ["quart"],
   ["pint"],
   ["cup"],
-  ["tablespoon", "tbsp"],
-  ["teaspoon", "tsp"],
+  ["tablespoon"],
+  ["teaspoon"],
   // Temperature, data, energy, area.
-  ["celsius", "°c"],
-  ["fahrenheit", "°f"],
+  ["celsius"],
+  ["fahrenheit"],
   ["kelvin"],
   ["byte"],
-  ["kilobyte", "kb"],
-  ["megabyte", "mb"],
-  ["gigabyte", "gb"],
+  ["kilobyte"],
+  ["megabyte"],
+  ["gigabyte"],
   ["terabyte"],
-  ["calorie", "kcal", "kilocalorie"],
+  ["calorie", "kilocalorie"],
   ["joule"],
   ["watt"],
-  ["kilowatt", "kw"],
+  ["kilowatt"],
   ["acre"],
   ["hectare"],
   // Currencies ("pound" above: the unit and the currency share the name).
-  ["dollar", "usd", "$"],
-  ["euro", "eur", "€"],
-  ["yen", "jpy", "¥"],
-  ["yuan", "cny", "renminbi"],
-  ["rupee", "inr"],
-  ["peso", "mxn"],
-  ["franc", "chf"],
+  ["dollar"],
+  ["euro"],
+  ["yen"],
+  ["yuan", "renminbi"],
+  ["rupee"],
+  ["peso"],
+  ["franc"],
   ["ruble", "rouble"],
 ];
+
+/**
+ * Abbreviations and codes, read only after a number or one of BEFORE_ABBREVIATION ("10 kg", "in GBP"),
+ * and never as plurals: alone they are often initials ("CM", "GB", "KB", "MG", "HR").
+ */
+export const UNIT_ABBREVIATIONS: Readonly<Record<string, string>> = {
+  secs: "second",
+  mins: "minute",
+  hrs: "hour",
+  yr: "year",
+  yrs: "year",
+  mm: "millimeter",
+  cm: "centimeter",
+  km: "kilometer",
+  ft: "foot",
+  yd: "yard",
+  mg: "milligram",
+  kg: "kilogram",
+  kgs: "kilogram",
+  lb: "pound",
+  lbs: "pound",
+  oz: "ounce",
+  tbsp: "tablespoon",
+  tsp: "teaspoon",
+  kb: "kilobyte",
+  mb: "megabyte",
+  gb: "gigabyte",
+  kcal: "calorie",
+  kw: "kilowatt",
+  usd: "dollar",
+  eur: "euro",
+  gbp: "pound",
+  jpy: "yen",
+  cny: "yuan",
+  inr: "rupee",
+  mxn: "peso",
+  chf: "franc",
+};
+
+/** Currency and temperature signs, read only against a number ("$5", "€50", "30 °C"); "¥" is yen and yuan both, so neither. */
+export const UNIT_SIGNS: Readonly<Record<string, string>> = { $: "dollar", "€": "euro", "£": "pound", "°c": "celsius", "°f": "fahrenheit" };
 
 /** Speeds written as one word or a fraction: each names two units. */
 export const UNIT_COMPOUNDS: Readonly<Record<string, readonly [string, string]>> = {
@@ -84,15 +125,19 @@ export const UNIT_COMPOUNDS: Readonly<Record<string, readonly [string, string]>>
  * "second" is the unit only after these words or a number ("per second", "1 second"): "the second largest" and
  * "a second opinion" order. "seconds" is always the unit.
  */
-export const AFTER_SECOND: readonly string[] = ["per", "one", "each", "every"];
+export const AFTER_SECOND: readonly string[] = ["per", "one", "each"];
+/** Words after which an abbreviation is read as a unit ("in GBP", "per km", "how many GB"). */
+export const BEFORE_ABBREVIATION: readonly string[] = ["in", "to", "into", "per", "many"];
 
 const UNIT = new Map<string, string>(UNIT_NAMES.flatMap((names) => names.map((name) => [name, names[0]] as const)));
 const COMPOUND = new RegExp(`(?:^|[^\\p{L}/])(${Object.keys(UNIT_COMPOUNDS).map((key) => key.replace("/", "\\s*/\\s*")).join("|")})(?![\\p{L}/])`, "giu");
-const SYMBOL = /[£$€¥]|°\s*[cf]\b/giu;
+// A sign against a number, on either side: "$5", "5 $", "€50", "30 °C", "30°F".
+const SIGN = /(?<=\d\s?)(?:°\s?[cf]\b|[$€£])|[$€£](?=\s?\d)/giu;
+const isNumber = (word: string | undefined) => word !== undefined && /^\d/.test(word);
 
-/** The unit a word names, singular or plural, or undefined. */
+/** The unit a word names, singular or plural (-s; -es after ch, sh, s, x, z: "inches", not "tones"; -ies), or undefined. */
 function unitOf(word: string): string | undefined {
-  const singular = [word, word.replace(/s$/, ""), word.replace(/es$/, ""), word.replace(/ies$/, "y")];
+  const singular = [word, word.replace(/s$/, ""), word.replace(/(ch|sh|s|x|z)es$/, "$1"), word.replace(/ies$/, "y")];
   for (const form of singular) {
     const unit = UNIT.get(form);
     if (unit !== undefined) return unit;
@@ -101,18 +146,18 @@ function unitOf(word: string): string | undefined {
 }
 
 /**
- * The units a question names, from its lower-cased words and its text (symbols and fractions): "How fast is
- * light in m/s?" names meter and second. Abbreviations that are also common initials ("ml", "hr", "sec", "tb")
- * are left out.
+ * The units a question names, from its lower-cased words and its text (signs and fractions): "How fast is light
+ * in m/s?" names meter and second, "€50 in JPY" euro and yen.
  */
 export function unitsOf(text: string, words: readonly string[]): Set<string> {
   const units = new Set<string>();
   for (const [, compound] of text.matchAll(COMPOUND)) UNIT_COMPOUNDS[compound.toLowerCase().replace(/\s+/g, "")].forEach((unit) => units.add(unit));
-  for (const [symbol] of text.matchAll(SYMBOL)) units.add(UNIT.get(symbol.toLowerCase().replace(/\s+/g, ""))!);
+  for (const [sign] of text.matchAll(SIGN)) units.add(UNIT_SIGNS[sign.toLowerCase().replace(/\s+/g, "")]);
   words.forEach((word, i) => {
+    const abbreviation = UNIT_ABBREVIATIONS[word];
+    if (abbreviation !== undefined && (isNumber(words[i - 1]) || BEFORE_ABBREVIATION.includes(words[i - 1]))) units.add(abbreviation);
     const unit = unitOf(word);
-    if (unit === undefined) return;
-    if (word === "second" && !(AFTER_SECOND.includes(words[i - 1]) || /^\d/.test(words[i - 1] ?? ""))) return;
+    if (unit === undefined || (word === "second" && !AFTER_SECOND.includes(words[i - 1]) && !isNumber(words[i - 1]))) return;
     units.add(unit);
   });
   return units;

@@ -8,20 +8,17 @@
  * The hand-written lists it reads are in alignment-lists.ts, versioned with the vetoes chosen on them.
  */
 import {
-  ARTICLES,
   DIMINISHING_WORDS,
   DIRECTION_WORDS,
+  EST_WORDS,
   MAX_QUESTION_WORDS,
   OPPOSITE_SMALL_WORDS,
-  PARTICULAR_WORDS,
   PHRASAL_VERBS,
-  PRONOUNS_AFTER_ALL,
   SPELLED,
-  UNIVERSAL_WORDS,
   WEAK_WORDS,
-  WHOLE_WORDS,
 } from "./alignment-lists.js";
-import { cardinal, TENS, UNITS, wordNumbers } from "./alignment-numbers.js";
+import { cardinal, numberRun, wordNumbers } from "./alignment-numbers.js";
+import { scopeDiffers } from "./alignment-scope.js";
 import { unitsOf } from "./alignment-units.js";
 import { questionFacts, stem, type QuestionFacts } from "./guard-text.js";
 import { lemmasOf, wordRelation } from "./lexicon.js";
@@ -38,11 +35,6 @@ const PHRASAL = Object.entries(PHRASAL_VERBS).map(([phrase, word]) => {
 const WEAK = new Set(WEAK_WORDS);
 const DIRECTION = new Set(DIRECTION_WORDS);
 const DIMINISHING = new Set(DIMINISHING_WORDS);
-const UNIVERSAL = new Set(UNIVERSAL_WORDS);
-const WHOLE = new Set(WHOLE_WORDS);
-const PARTICULAR = new Set(PARTICULAR_WORDS);
-const ARTICLE = new Set(ARTICLES);
-const PRONOUN_AFTER_ALL = new Set(PRONOUNS_AFTER_ALL);
 
 /** What the alignment of two questions found; each flag is a candidate veto (lexical-vetoes.json keeps the ones chosen). */
 export interface Alignment extends Record<AlignmentVeto, boolean> {
@@ -65,7 +57,7 @@ export interface Alignment extends Record<AlignmentVeto, boolean> {
   diminishing: boolean;
   /**
    * One side takes in every member or the whole ("all tabs", "my entire history"), the other picks one or a part
-   * ("a tab", "one search", "some birds"); see scopeDiffers.
+   * ("a tab", "one search", "someone"); see alignment-scope.ts.
    */
   scope: boolean;
   /** Both sides name numbers, not the same ones, digits and words alike ("2 plus 3" / "2+2", "two" / "four"). */
@@ -101,15 +93,20 @@ function side(text: string): Side {
   return { facts, words, content: positions.map((i) => words[i]), positions, directions, numbers, units: unitsOf(rewritten, words), rank: rankOf(words) };
 }
 
-const SUPERLATIVE = /^(?:most|least|best|worst|\p{L}{3,}est)$/u;
+const SUPERLATIVES = new Set(["most", "least", "best", "worst"]);
+const NOT_SUPERLATIVE = new Set(EST_WORDS);
+/** "largest", "fastest", "busiest"; not a word of its own in -est ("interest", "request"). */
+const isSuperlative = (word: string) => SUPERLATIVES.has(word) || (word.length > 5 && word.endsWith("est") && !NOT_SUPERLATIVE.has(word));
 
-/** The place an ordinal gives the superlative after it ("third largest", "2nd most": "3", "2"), or "" (first or none). */
+/** The place an ordinal gives the superlative after it ("third largest", "21st", "twenty-first tallest": "3", "21"), or "" (first or none). */
 function rankOf(words: readonly string[]): string {
   for (let i = 0; i + 1 < words.length; i++) {
-    if (!SUPERLATIVE.test(words[i + 1])) continue;
+    if (!isSuperlative(words[i + 1]) || !/(?:st|nd|rd|th)$/.test(words[i])) continue;
     const digits = /^(\d+)(?:st|nd|rd|th)$/.exec(words[i]);
-    const base = !digits && /(?:st|nd|rd|th)$/.test(words[i]) ? cardinal(words[i]) : undefined;
-    const place = digits ? Number(digits[1]) : base === undefined ? undefined : UNITS.includes(base) ? UNITS.indexOf(base) : TENS.indexOf(base) * 10;
+    let start = i;
+    while (start > 0 && cardinal(words[start - 1]) !== undefined) start--;
+    const run = digits ? undefined : numberRun(words, start);
+    const place = digits ? Number(digits[1]) : run?.end === i + 1 ? run.value : undefined;
     if (place !== undefined && place > 1) return String(place);
   }
   return "";
@@ -184,21 +181,6 @@ function sameSlot(toB: readonly number[], i: number, j: number, lengthB: number)
   return before || after;
 }
 
-/**
- * What each side's quantifiers take in. Only an explicit pick on the other side counts against a universal or a
- * whole: a rewording may drop "all" ("redirect HTTP to HTTPS" / "send all HTTP traffic to HTTPS"), "a whole
- * folder" is "a folder", and "all elements" is "an entire dataset".
- */
-function scopeDiffers(a: Side, b: Side): boolean {
-  // "all that is required", "all you need": a pronoun, not a quantifier.
-  const quantifies = (s: Side, i: number) => s.words[i] !== "all" || !PRONOUN_AFTER_ALL.has(s.words[i + 1]);
-  const has = (s: Side, words: ReadonlySet<string>) => s.words.some((word, i) => words.has(word) && quantifies(s, i));
-  const whole = (s: Side) => has(s, UNIVERSAL) || has(s, WHOLE);
-  const differs = (x: Side, y: Side) =>
-    (has(x, UNIVERSAL) && !whole(y) && (has(y, PARTICULAR) || has(y, ARTICLE))) || (has(x, WHOLE) && !whole(y) && has(y, PARTICULAR));
-  return differs(a, b) || differs(b, a);
-}
-
 const diminishes = (s: Side) => s.words.some((word) => DIMINISHING.has(word)) && !s.words.some((word) => word === "more" || word === "most");
 
 /** The candidate vetoes an alignment reports. */
@@ -232,9 +214,9 @@ export function alignQuestions(textA: string, textB: string): Alignment {
     swapped: short && crosses(a, b, toB),
     oppositeSmallWord: hasOppositeSmallWord(a, b),
     diminishing: diminishes(a) !== diminishes(b),
-    scope: short && scopeDiffers(a, b),
+    scope: short && scopeDiffers({ words: a.words, content: a.facts.content }, { words: b.words, content: b.facts.content }, sameWord),
     numberMismatch: a.numbers.size > 0 && b.numbers.size > 0 && (a.numbers.size !== b.numbers.size || [...a.numbers].some((number) => !b.numbers.has(number))),
     rank: a.rank !== b.rank,
-    unitMismatch: [...a.units].some((unit) => !b.units.has(unit)) && [...b.units].some((unit) => !a.units.has(unit)),
+    unitMismatch: short && [...a.units].some((unit) => !b.units.has(unit)) && [...b.units].some((unit) => !a.units.has(unit)),
   };
 }

@@ -155,8 +155,12 @@ function namesOf(words: readonly string[], lower: readonly string[], starts: Rea
   return names;
 }
 
+const INITIALISM_PLURAL = /\b(\p{Lu}{2,6})s\b/gu;
+
 /** Reads the facts of one question. */
-export function questionFacts(text: string): QuestionFacts {
+export function questionFacts(written: string): QuestionFacts {
+  // An initialism's plural names the same thing: "PDFs" is read as "PDF", "APIs" as "API" ("AWS" stays).
+  const text = written.replace(INITIALISM_PLURAL, "$1");
   const words = text.match(WORD) ?? [];
   const lower = lowerWords(text);
   const names = namesOf(words, lower, sentenceStarts(text));
@@ -195,23 +199,18 @@ export function oneSided(a: ReadonlySet<string>, b: ReadonlySet<string>): boolea
 
 /**
  * Whether `other` mentions the entity of `facts`: in words, written together or apart ("Huggingface" for
- * "Hugging Face"), in the plural or not ("PDFs" for "PDF"), or as initials ("ML" for "Machine Learning",
- * "machine learning" for "ML").
+ * "Hugging Face"), or as initials ("ML" for "Machine Learning", "machine learning" for "ML").
  */
 function mentions(other: QuestionFacts, entity: string, facts: QuestionFacts): boolean {
   const initials = facts.nameInitials.get(entity);
   if (initials && other.acronyms.has(initials)) return true;
   const words = other.words;
   const acronym = facts.acronyms.has(entity);
-  // A plural names the same thing ("PDFs" / "PDF", "APIs" / "API"); "us" is not "u".
-  const forms = entity.length > 3 ? [entity, `${entity}s`, entity.replace(/s$/, "")] : [entity];
   for (let i = 0; i < words.length; i++) {
-    for (const form of forms) {
-      let joined = "";
-      for (let j = i; j < words.length && form.startsWith(joined + words[j]); j++) {
-        joined += words[j];
-        if (joined === form) return true;
-      }
+    let joined = "";
+    for (let j = i; j < words.length && entity.startsWith(joined + words[j]); j++) {
+      joined += words[j];
+      if (joined === entity) return true;
     }
     if (acronym && i + entity.length <= words.length && [...entity].every((letter, k) => words[i + k][0] === letter)) return true;
   }

@@ -291,10 +291,12 @@ export function testVectorIndex(options: VectorIndexContractOptions): void {
       const unreachable: number[] = [];
       for (const [i, vector] of list.entries()) {
         const [best] = await index.search(vector, 1);
-        // Another entry may round to the same point; anything farther means entry i cannot be found.
-        if (best?.id !== i + 1 && !(best?.distance < 10 ** -digits)) unreachable.push(i + 1);
+        // A rounding index may rank a near tie first (exactly within 0.01: its rounding); anything else means entry i cannot be found.
+        const tie = best !== undefined && best.id !== i + 1 && 1 - cosineSimilarity(list[best.id - 1], vector) < 0.01;
+        if (best?.id !== i + 1 && !tie) unreachable.push(i + 1);
       }
-      expect(unreachable).toEqual([]);
+      // An index that declares itself approximate (minRecall under 0.99) may leave that share out of reach.
+      expect(unreachable.length).toBeLessThanOrEqual(minRecall >= 0.99 ? 0 : Math.floor(list.length * (1 - minRecall)));
     });
 
     describe("persistence", () => {

@@ -49,7 +49,7 @@ describe("aligning two questions", () => {
     ["How do I reverse a string in Java?", "How do I reverse a string in C#?", "substitution"],
     ["How do I close all tabs in Firefox?", "How do I close a tab in Firefox?", "scope"],
     ["Are all snakes venomous?", "Are some snakes venomous?", "scope"],
-    ["How do I clear my entire browsing history?", "How do I clear one site from my browsing history?", "scope"],
+    ["How do I clear my entire chat history?", "How do I clear one chat from my history?", "scope"],
     ["How many hours are in a week?", "How many minutes are in a week?", "unitMismatch"],
     ["How much is 100 dollars in euros?", "How much is 100 dollars in pounds?", "unitMismatch"],
     ["What does it cost to hire a van for a week?", "What does it cost to hire a van for a day?", "unitMismatch"],
@@ -77,11 +77,30 @@ describe("aligning two questions", () => {
   });
 
   it.each([
+    ["How do I remove all duplicates from a list in Python?", "How do I remove duplicates from a list in Python?", "scope"],
+    ["What are all the ingredients in a Big Mac?", "What ingredients are in a Big Mac?", "scope"],
+    ["How do I clear all cookies in Chrome?", "How does one clear cookies in Chrome?", "scope"],
+    ["Why does everyone hate me?", "Why does no one like me?", "scope"],
+    ["Is it healthy to eat an egg every day?", "Is eating an egg daily healthy?", "scope"],
+    ["How do I send a second request in Postman?", "How do I send another request in Postman?", "rank"],
+    ["What is the twenty-first tallest building?", "What is the 21st tallest building?", "rank"],
+    ["What is ¥100 in dollars?", "What is 100 yuan in USD?", "unitMismatch"],
+  ] as const)("does not read %j / %j as %s", (a, b, veto) => {
+    expect(alignQuestions(a, b)[veto]).toBe(false);
+  });
+
+  it.each([
     ["How fast is sound in m/s?", ["meter", "second"]],
     ["What is 90 km/h in mph?", ["hour", "kilometer", "mile"]],
     ["What is 30 °C in Fahrenheit?", ["celsius", "fahrenheit"]],
     ["How long is 10 seconds in milliseconds?", ["millisecond", "second"]],
-    ["What is the daily limit in £?", ["day", "pound"]],
+    ["What is the daily limit, £50?", ["day", "pound"]],
+    ["What is the daily limit in £?", ["day"]],
+    ["How many kg is 10 lbs?", ["kilogram", "pound"]],
+    ["Is 10 CM tall?", ["centimeter"]],
+    ["Who will be the next CM of UP?", []],
+    ["What is ¥100 in dollars?", ["dollar"]],
+    ["How many tones are in an octave?", []],
     ["What is the second largest city?", []],
     ["Should I get a second opinion?", []],
   ])("reads the units of %j", (text, units) => {

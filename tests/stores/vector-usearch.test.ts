@@ -13,18 +13,12 @@ import { randomUnitVector, seededRandom, testVectorIndex, vectorAtCosine } from 
 
 /** Decimal places each storage keeps of a cosine distance between 8-d unit vectors (see the contract's option). */
 const DIGITS: Record<UsearchQuantization, number> = { f32: 4, f16: 3, i8: 1 };
-/**
- * usearch builds its graph on every core, so which of the contract's 100 queries miss varies run to run: over 135
- * builds of its 2,000 random 64-d vectors, 98-100 were found (hnswlib's single-threaded build is the same each run).
- */
-const MIN_RECALL = 0.97;
 
 for (const quantization of ["f32", "f16", "i8"] as const) {
   testVectorIndex({
     name: `UsearchIndex (${quantization}, memory)`,
     create: ({ dimension }) => new UsearchIndex({ dimension, quantization }),
     distanceDigits: DIGITS[quantization],
-    minRecall: MIN_RECALL,
   });
 
   testVectorIndex({
@@ -32,7 +26,6 @@ for (const quantization of ["f32", "f16", "i8"] as const) {
     create: ({ dir, dimension }) => new UsearchIndex({ dimension, quantization, path: join(dir, "usearch") }),
     persistent: true,
     distanceDigits: DIGITS[quantization],
-    minRecall: MIN_RECALL,
   });
 }
 
@@ -42,7 +35,6 @@ testVectorIndex({
   reopen: ({ dir, dimension }) => new UsearchIndex({ dimension, path: join(dir, "usearch"), view: true }),
   persistent: true,
   distanceDigits: DIGITS[DEFAULT_USEARCH_QUANTIZATION],
-  minRecall: MIN_RECALL,
 });
 
 describe("UsearchIndex", () => {
@@ -66,6 +58,19 @@ describe("UsearchIndex", () => {
     await index.init();
     return index;
   }
+
+  it("leaves no entry out of reach of its own vector, build after build (usearch's concurrent inserts did)", async () => {
+    // Two threads left ~1 entry in 1,000 unreachable in most builds (unum-cloud/USearch#735): 10 builds catch it.
+    const unreachable: number[] = [];
+    for (let build = 0; build < 10; build++) {
+      const index = await opened({ dimension: 8 });
+      const items = batch(2000, 1, 8);
+      await index.add(items);
+      for (const { id, vector } of items) if ((await index.search(vector, 1))[0]?.id !== id) unreachable.push(id);
+      await index.close();
+    }
+    expect(unreachable).toEqual([]);
+  });
 
   it("saves on flush and loads on init, with every vector, delete and lastId", async () => {
     const path = join(dir, "index");

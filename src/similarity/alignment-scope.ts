@@ -1,0 +1,109 @@
+/**
+ * Scope, for the question alignment (alignment.ts): whether one question takes in every member or the whole of
+ * something and the other picks one or a part ("close all tabs" / "close a tab", "unfollow everyone" / "unfollow
+ * someone", "delete my entire history" / "delete one search"). The lists are part of ALIGNMENT_LISTS
+ * (alignment-lists.ts).
+ */
+
+/**
+ * Words that take in every member of the set the next words name ("all tabs", "every container"). "each" is left
+ * out: "how much is each ticket" asks what "how much is a ticket" does.
+ */
+export const SET_UNIVERSALS: readonly string[] = ["all", "every"];
+/** Pronouns that take in everyone or everything, against SOME_PRONOUNS. */
+export const ALL_PRONOUNS: readonly string[] = ["everyone", "everybody", "everything"];
+export const SOME_PRONOUNS: readonly string[] = ["someone", "somebody", "something"];
+/** Words that take in the whole of one thing ("the whole document", "my entire history"). */
+export const WHOLE_WORDS: readonly string[] = ["whole", "entire"];
+/** Words that pick one member or a part ("one paragraph", "some birds", "the first element"). */
+export const PICK_WORDS: readonly string[] = ["one", "single", "some", "individual", "specific", "particular", "first"];
+/** Articles: a pick against a set ("a tab" / "all tabs"), not against a whole ("a folder" / "a whole folder"). */
+export const ARTICLES: readonly string[] = ["a", "an"];
+/** Words between a quantifier and its noun that the noun is read past ("all of the files", "all my changes"). */
+export const BEFORE_NOUN: readonly string[] = ["the", "of", "my", "your", "our", "their", "his", "her", "its", "these", "those"];
+/** "one" after these is a pronoun ("how does one", "no one", "which one"). */
+export const BEFORE_PRONOUN_ONE: readonly string[] = ["no", "does", "do", "did", "can", "should", "which", "each", "every", "any", "the", "this", "that"];
+/** After "all", words that make it no quantifier ("all that is required", "all you need", "an all out war"). */
+export const PRONOUNS_AFTER_ALL: readonly string[] = ["that", "it", "you", "i", "we", "they", "he", "she", "out"];
+/** After "every" or "all", times that make it how often ("every day" is "a day", "all night"). */
+export const TIMES: readonly string[] = ["day", "night", "morning", "evening", "week", "month", "year", "time", "hour", "minute"];
+
+/** Every list above, for the digest that versions them with the vetoes chosen. */
+export const SCOPE_LISTS = {
+  setUniversals: SET_UNIVERSALS,
+  allPronouns: ALL_PRONOUNS,
+  somePronouns: SOME_PRONOUNS,
+  whole: WHOLE_WORDS,
+  picks: PICK_WORDS,
+  articles: ARTICLES,
+  beforeNoun: BEFORE_NOUN,
+  beforePronounOne: BEFORE_PRONOUN_ONE,
+  pronounsAfterAll: PRONOUNS_AFTER_ALL,
+  times: TIMES,
+};
+
+const SET = new Set(SET_UNIVERSALS);
+const ALL = new Set(ALL_PRONOUNS);
+const SOME = new Set(SOME_PRONOUNS);
+const WHOLE = new Set(WHOLE_WORDS);
+const PICK = new Set(PICK_WORDS);
+const ARTICLE = new Set(ARTICLES);
+const SKIPPED = new Set(BEFORE_NOUN);
+const PRONOUN_ONE = new Set(BEFORE_PRONOUN_ONE);
+const PRONOUN_AFTER_ALL = new Set(PRONOUNS_AFTER_ALL);
+const TIME = new Set(TIMES);
+
+/** A side as the scope reads it: its lower-cased words and which of them are content words. */
+export interface ScopeSide {
+  words: readonly string[];
+  content: ReadonlySet<string>;
+}
+
+/** The content words among the `count` a quantifier at `i` bears on, read past "the", "of", "my", ... */
+function nounsAfter(side: ScopeSide, i: number, count: number): string[] {
+  return side.words
+    .slice(i + 1)
+    .filter((word) => !SKIPPED.has(word))
+    .slice(0, count)
+    .filter((word) => side.content.has(word));
+}
+
+/** "all" and "every" where they quantify: not "at all", "all you need", "every day". */
+function setUniversalsAt(words: readonly string[]): number[] {
+  const quantifies = (word: string, i: number) =>
+    SET.has(word) && words[i - 1] !== "at" && !TIME.has(words[i + 1]) && !(word === "all" && PRONOUN_AFTER_ALL.has(words[i + 1]));
+  return words.flatMap((word, i) => (quantifies(word, i) ? [i] : []));
+}
+
+/** Picks and (with `articles`) articles, where they pick: "one" is not "how does one" or "no one". */
+function picksAt(words: readonly string[], articles: boolean): number[] {
+  return words.flatMap((word, i) => ((PICK.has(word) && !(word === "one" && PRONOUN_ONE.has(words[i - 1]))) || (articles && ARTICLE.has(word)) ? [i] : []));
+}
+
+const takesInAll = (words: readonly string[]) => setUniversalsAt(words).length > 0 || words.some((word) => ALL.has(word) || WHOLE.has(word));
+
+/**
+ * Whether one side takes in all of what the other picks one of, given the sides' lower-cased words and how the
+ * alignment matches two words. A set against a pick of the same noun ("all tabs" / "a tab", "all processes" / "a
+ * process of a user"); everyone against someone; a whole against an explicit pick of it ("my entire search history" /
+ * "one search"). A rewording that drops "all" ("send all HTTP traffic to HTTPS" / "redirect HTTP to HTTPS") or that
+ * says "a whole folder" for "a folder" or "an entire dataset" for "all elements" is no conflict.
+ */
+export function scopeDiffers(a: ScopeSide, b: ScopeSide, sameWord: (x: string, y: string) => boolean): boolean {
+  const differs = (x: ScopeSide, y: ScopeSide) => {
+    if (takesInAll(y.words)) return false;
+    // A pick's next word against the next two of a set or a whole: "a tab" / "all open tabs", "one search" /
+    // "my entire search history"; not "an egg" / "every day", "one language" / "the whole world".
+    const picks = (at: number[], articles: boolean) =>
+      at.some((i) => {
+        const nouns = nounsAfter(x, i, 2);
+        return picksAt(y.words, articles).some((j) => nounsAfter(y, j, 1).some((noun) => nouns.some((other) => sameWord(noun, other))));
+      });
+    const wholes = x.words.flatMap((word, i) => (WHOLE.has(word) ? [i] : []));
+    const pronoun = x.words.some((word) => ALL.has(word)) && y.words.some((word) => SOME.has(word));
+    const sets = setUniversalsAt(x.words);
+    // An explicit pick anywhere against a set ("all tabs" / "one tab", "all birds" / "some birds"); an article only on the set's noun.
+    return picks(sets, true) || (sets.length > 0 && picksAt(y.words, false).length > 0) || picks(wholes, false) || pronoun;
+  };
+  return differs(a, b) || differs(b, a);
+}
