@@ -75,10 +75,12 @@ function setUniversalsAt(words: readonly string[]): number[] {
   return words.flatMap((word, i) => (quantifies(word, i) ? [i] : []));
 }
 
-/** Picks and (with `articles`) articles, where they pick: "one" is not "how does one" or "no one". */
-function picksAt(words: readonly string[], articles: boolean): number[] {
-  return words.flatMap((word, i) => ((PICK.has(word) && !(word === "one" && PRONOUN_ONE.has(words[i - 1]))) || (articles && ARTICLE.has(word)) ? [i] : []));
+/** Picks where they pick: "one" is not "how does one" or "no one". */
+function picksAt(words: readonly string[]): number[] {
+  return words.flatMap((word, i) => (PICK.has(word) && !(word === "one" && PRONOUN_ONE.has(words[i - 1])) ? [i] : []));
 }
+
+const articlesAt = (words: readonly string[]) => words.flatMap((word, i) => (ARTICLE.has(word) ? [i] : []));
 
 const takesInAll = (words: readonly string[]) => setUniversalsAt(words).length > 0 || words.some((word) => ALL.has(word) || WHOLE.has(word));
 
@@ -94,16 +96,17 @@ export function scopeDiffers(a: ScopeSide, b: ScopeSide, sameWord: (x: string, y
     if (takesInAll(y.words)) return false;
     // A pick's next word against the next two of a set or a whole: "a tab" / "all open tabs", "one search" /
     // "my entire search history"; not "an egg" / "every day", "one language" / "the whole world".
-    const picks = (at: number[], articles: boolean) =>
+    const onSameNoun = (at: number[], pickers: number[]) =>
       at.some((i) => {
         const nouns = nounsAfter(x, i, 2);
-        return picksAt(y.words, articles).some((j) => nounsAfter(y, j, 1).some((noun) => nouns.some((other) => sameWord(noun, other))));
+        return pickers.some((j) => nounsAfter(y, j, 1).some((noun) => nouns.some((other) => sameWord(noun, other))));
       });
     const wholes = x.words.flatMap((word, i) => (WHOLE.has(word) ? [i] : []));
     const pronoun = x.words.some((word) => ALL.has(word)) && y.words.some((word) => SOME.has(word));
     const sets = setUniversalsAt(x.words);
+    const explicit = picksAt(y.words);
     // An explicit pick anywhere against a set ("all tabs" / "one tab", "all birds" / "some birds"); an article only on the set's noun.
-    return picks(sets, true) || (sets.length > 0 && picksAt(y.words, false).length > 0) || picks(wholes, false) || pronoun;
+    return (sets.length > 0 && explicit.length > 0) || onSameNoun(sets, articlesAt(y.words)) || onSameNoun(wholes, explicit) || pronoun;
   };
   return differs(a, b) || differs(b, a);
 }

@@ -131,8 +131,11 @@ export const BEFORE_ABBREVIATION: readonly string[] = ["in", "to", "into", "per"
 
 const UNIT = new Map<string, string>(UNIT_NAMES.flatMap((names) => names.map((name) => [name, names[0]] as const)));
 const COMPOUND = new RegExp(`(?:^|[^\\p{L}/])(${Object.keys(UNIT_COMPOUNDS).map((key) => key.replace("/", "\\s*/\\s*")).join("|")})(?![\\p{L}/])`, "giu");
-// A sign against a number, on either side: "$5", "5 $", "€50", "30 °C", "30°F".
-const SIGN = /(?<=\d\s?)(?:°\s?[cf]\b|[$€£])|[$€£](?=\s?\d)/giu;
+// A sign against a number, on either side: "$5", "5 $", "€50", "30 °C", "30°F" (a degree sign only after it).
+const SIGNS = Object.keys(UNIT_SIGNS);
+const CURRENCY_SIGNS = `[${SIGNS.filter((sign) => !sign.startsWith("°")).join("")}]`;
+const DEGREE_SIGNS = `°\\s?[${SIGNS.filter((sign) => sign.startsWith("°")).map((sign) => sign.slice(1)).join("")}]\\b`;
+const SIGN = new RegExp(`(?<=\\d\\s?)(?:${DEGREE_SIGNS}|${CURRENCY_SIGNS})|${CURRENCY_SIGNS}(?=\\s?\\d)`, "giu");
 const isNumber = (word: string | undefined) => word !== undefined && /^\d/.test(word);
 
 /** The unit a word names, singular or plural (-s; -es after ch, sh, s, x, z: "inches", not "tones"; -ies), or undefined. */

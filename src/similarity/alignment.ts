@@ -7,6 +7,7 @@
  *
  * The hand-written lists it reads are in alignment-lists.ts, versioned with the vetoes chosen on them.
  */
+import { Lru } from "../core/lru.js";
 import {
   DIMINISHING_WORDS,
   DIRECTION_WORDS,
@@ -82,7 +83,21 @@ interface Side {
   rank: string;
 }
 
+/**
+ * A lookup judges its question against each of its candidates, and a stored question meets many lookups: a
+ * side is read once for each recent text. Sides are never changed after they are made.
+ */
+const RECENT_SIDES = new Lru<string, Side>(512);
+
 function side(text: string): Side {
+  const known = RECENT_SIDES.get(text);
+  if (known) return known;
+  const made = readSide(text);
+  RECENT_SIDES.set(text, made);
+  return made;
+}
+
+function readSide(text: string): Side {
   const rewritten = [...SPELLED, ...PHRASAL].reduce((spelled, [pattern, replacement]) => spelled.replace(pattern, replacement), text);
   const facts = questionFacts(rewritten);
   const words = facts.words;
