@@ -11,7 +11,8 @@
  * The client (node:http) warms its own HTTP code first. The first request opens its connection and wakes an idle
  * process, the steady ones do neither: for an exact hit (~1 ms) that is a large share, so exact and bare also
  * time 10 more requests each on a connection of its own (an embedded lookup's repeat is cheaper than a first ask:
- * its words are known to the judge by then).
+ * its words are known to the judge by then). Last, each kind times one more request on a new connection after
+ * the server idled 3 s: a process woken from idle pays for it on any request, start or no start.
  *
  *   npm run build && npx tsx bench/server-start.ts              # 5 starts of each kind, ~1 minute
  *   npm run build && npx tsx bench/server-start.ts --starts 2   # a quick look
@@ -39,6 +40,8 @@ const only = args.value("kinds")?.split(",");
 const BIN = args.value("bin") ?? fileURLToPath(new URL("../dist/cli/index.js", import.meta.url));
 const STEADY = 20;
 const NEW_CONNECTIONS = 10;
+/** How long the server idles before the last request, which is timed on a new connection as a first one is. */
+const IDLE_MS = 3000;
 /** Distinct tasks, so a rewording has one stored question near it (the preset's judge weighs down ambiguous matches). */
 const TASKS = [
   "reset my password", "delete my account", "change my email address", "cancel my subscription", "update my billing address",
@@ -80,6 +83,8 @@ interface Result {
   steadyMs: number;
   /** Exact and bare: median of 10 more, each on a connection of its own (connecting included, as in the first). */
   newConnectionMs?: number;
+  /** One more, on a new connection, after the server idled IDLE_MS. */
+  afterIdleMs: number;
   hits: number;
 }
 
@@ -201,11 +206,17 @@ try {
           for (let i = 0; i < NEW_CONNECTIONS; i++) newConnection.push((await postOnNewConnection(server.url, "/get", { prompt: prompt(i) })).ms);
         }
         const newConnectionMs = newConnection.length > 0 ? median(newConnection) : undefined;
-        const result: Result = { kind, readyMs: server.readyMs, firstMs: first.ms, steadyMs: median(steady), newConnectionMs, hits };
+        // The same kind of request once more, after the server (and this client) idled: what a first request after
+        // a quiet spell costs, start or no start.
+        await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+        const afterIdle = await postOnNewConnection(server.url, "/get", { prompt: prompt(STEADY) });
+        if (typeof afterIdle.json.answer === "string") hits++;
+        const result: Result = { kind, readyMs: server.readyMs, firstMs: first.ms, steadyMs: median(steady), newConnectionMs, afterIdleMs: afterIdle.ms, hits };
         results.push(result);
         console.log(
           `${kind} #${round + 1}: ready ${result.readyMs.toFixed(0)} ms, first ${result.firstMs.toFixed(1)} ms, steady ${result.steadyMs.toFixed(1)} ms ` +
-            `(${(result.firstMs / result.steadyMs).toFixed(2)}x), ${newConnectionMs === undefined ? "" : `new connection ${newConnectionMs.toFixed(1)} ms, `}${hits}/${STEADY + 1} hits`,
+            `(${(result.firstMs / result.steadyMs).toFixed(2)}x), ${newConnectionMs === undefined ? "" : `new connection ${newConnectionMs.toFixed(1)} ms, `}` +
+            `after ${IDLE_MS / 1000} s idle ${result.afterIdleMs.toFixed(1)} ms, ${hits}/${STEADY + 2} hits`,
         );
       } finally {
         agent.destroy();
@@ -219,7 +230,17 @@ try {
   console.log(`\n\`npm run build && npx tsx bench/server-start.ts\` on ${env.date.slice(0, 10)}, Node ${env.node}, ${cpus().length} cores\n`);
   console.log(
     table(
-      ["first /get", "first ms", "steady ms", "first / steady, per start", "steady on a new connection ms", "first / that, per start", "hits"],
+      [
+        "first /get",
+        "first ms",
+        "steady ms",
+        "first / steady, per start",
+        "steady on a new connection ms",
+        "first / that, per start",
+        `after ${IDLE_MS / 1000} s idle, new connection ms`,
+        "first / that, per start",
+        "hits",
+      ],
       kinds.map((kind) => {
         const of = results.filter((result) => result.kind === kind);
         return [
@@ -230,7 +251,9 @@ try {
           ...(of[0]?.newConnectionMs === undefined
             ? ["-", "-"]
             : [median(of.map((result) => result.newConnectionMs ?? 0)).toFixed(1), ratios(of, (result) => result.newConnectionMs ?? 0)]),
-          kind === "bare" ? "-" : `${of.reduce((sum, result) => sum + result.hits, 0)}/${of.length * (STEADY + 1)}`,
+          median(of.map((result) => result.afterIdleMs)).toFixed(1),
+          ratios(of, (result) => result.afterIdleMs),
+          kind === "bare" ? "-" : `${of.reduce((sum, result) => sum + result.hits, 0)}/${of.length * (STEADY + 2)}`,
         ];
       }),
     ),
