@@ -14,7 +14,7 @@
  * its words are known to the judge by then). Last, each kind times one more request on a new connection after
  * the server idled 3 s: a process woken from idle pays for it on any request, start or no start.
  *
- *   npm run build && npx tsx bench/server-start.ts              # 5 starts of each kind, ~1 minute
+ *   npm run build && npx tsx bench/server-start.ts              # 5 starts of each kind, ~2 minutes
  *   npm run build && npx tsx bench/server-start.ts --starts 2   # a quick look
  *   options: --kinds exact,bare (a subset), --pause MS (wait after the listening line), --bin PATH (another build)
  */
@@ -236,9 +236,9 @@ try {
         "steady ms",
         "first / steady, per start",
         "steady on a new connection ms",
-        "first / that, per start",
+        "first / new connection, per start",
         `after ${IDLE_MS / 1000} s idle, new connection ms`,
-        "first / that, per start",
+        "first / after idle, per start",
         "hits",
       ],
       kinds.map((kind) => {

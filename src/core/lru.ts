@@ -28,6 +28,15 @@ export class Lru<K, V> {
     if (this.#entries.size > this.capacity) this.#entries.delete(this.#entries.keys().next().value as K);
   }
 
+  /** The value remembered under `key`, or `make()` remembered under it. */
+  through(key: K, make: () => V): V {
+    const known = this.get(key);
+    if (known !== undefined) return known;
+    const made = make();
+    this.set(key, made);
+    return made;
+  }
+
   /**
    * The promise remembered under `key`, or `make()` remembered under it: concurrent callers share one call,
    * and a promise that rejects is forgotten, so the next call tries again.

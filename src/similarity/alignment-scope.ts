@@ -80,6 +80,7 @@ function picksAt(words: readonly string[]): number[] {
   return words.flatMap((word, i) => (PICK.has(word) && !(word === "one" && PRONOUN_ONE.has(words[i - 1])) ? [i] : []));
 }
 
+/** Where "a" and "an" stand: a pick only on the noun a set bears on ("a tab" / "all tabs"). */
 const articlesAt = (words: readonly string[]) => words.flatMap((word, i) => (ARTICLE.has(word) ? [i] : []));
 
 const takesInAll = (words: readonly string[]) => setUniversalsAt(words).length > 0 || words.some((word) => ALL.has(word) || WHOLE.has(word));

@@ -133,8 +133,10 @@ const UNIT = new Map<string, string>(UNIT_NAMES.flatMap((names) => names.map((na
 const COMPOUND = new RegExp(`(?:^|[^\\p{L}/])(${Object.keys(UNIT_COMPOUNDS).map((key) => key.replace("/", "\\s*/\\s*")).join("|")})(?![\\p{L}/])`, "giu");
 // A sign against a number, on either side: "$5", "5 $", "€50", "30 °C", "30°F" (a degree sign only after it).
 const SIGNS = Object.keys(UNIT_SIGNS);
-const CURRENCY_SIGNS = `[${SIGNS.filter((sign) => !sign.startsWith("°")).join("")}]`;
-const DEGREE_SIGNS = `°\\s?[${SIGNS.filter((sign) => sign.startsWith("°")).map((sign) => sign.slice(1)).join("")}]\\b`;
+// As an alternation, not a class: a sign of more than one character stays whole.
+const escaped = (text: string) => text.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
+const CURRENCY_SIGNS = `(?:${SIGNS.filter((sign) => !sign.startsWith("°")).map(escaped).join("|")})`;
+const DEGREE_SIGNS = `°\\s?(?:${SIGNS.filter((sign) => sign.startsWith("°")).map((sign) => escaped(sign.slice(1))).join("|")})\\b`;
 const SIGN = new RegExp(`(?<=\\d\\s?)(?:${DEGREE_SIGNS}|${CURRENCY_SIGNS})|${CURRENCY_SIGNS}(?=\\s?\\d)`, "giu");
 const isNumber = (word: string | undefined) => word !== undefined && /^\d/.test(word);
 

@@ -21,7 +21,7 @@ import {
 import { cardinal, numberRun, wordNumbers } from "./alignment-numbers.js";
 import { scopeDiffers } from "./alignment-scope.js";
 import { unitsOf } from "./alignment-units.js";
-import { questionFacts, stem, type QuestionFacts } from "./guard-text.js";
+import { MEMO_MAX_CHARS, questionFacts, stem, type QuestionFacts } from "./guard-text.js";
 import { lemmasOf, wordRelation } from "./lexicon.js";
 
 // The lists' digest, exported here as before (lexical-vetoes.ts imports it from this file).
@@ -38,64 +38,58 @@ const DIRECTION = new Set(DIRECTION_WORDS);
 const DIMINISHING = new Set(DIMINISHING_WORDS);
 
 /** What the alignment of two questions found; each flag is a candidate veto (lexical-vetoes.json keeps the ones chosen). */
-export interface Alignment extends Record<AlignmentVeto, boolean> {
+export interface Alignment extends Readonly<Record<AlignmentVeto, boolean>> {
   /** Content words of each side that matched nothing on the other. */
-  unmatched: [string[], string[]];
+  readonly unmatched: readonly [readonly string[], readonly string[]];
   /** A word of one side whose antonym the other side has instead ("largest" / "smallest"). */
-  antonym: boolean;
+  readonly antonym: boolean;
   /**
    * One content word replaced, in the same place (a matched word next to it on either side, or both at the
    * same end), by one that is neither a synonym nor linked, the rest the same ("dogs" / "cats").
    */
-  substitution: boolean;
+  readonly substitution: boolean;
   /** Two or three content words in all replaced so, at least two others the same ("meters per second" / "miles per hour"). */
-  wideSubstitution: boolean;
+  readonly wideSubstitution: boolean;
   /** Words that trade places around a direction word ("Paris to London" / "London to Paris", "PDF to Word" / "Word document to PDF"). */
-  swapped: boolean;
+  readonly swapped: boolean;
   /** One side has a short word, the other its opposite ("zoom in" / "zoom out"). */
-  oppositeSmallWord: boolean;
+  readonly oppositeSmallWord: boolean;
   /** One side asks for less ("less healthy", "fewest"), the other does not. */
-  diminishing: boolean;
+  readonly diminishing: boolean;
   /**
    * One side takes in every member or the whole ("all tabs", "my entire history"), the other picks one or a part
    * ("a tab", "one search", "someone"); see alignment-scope.ts.
    */
-  scope: boolean;
+  readonly scope: boolean;
   /** Both sides name numbers, not the same ones, digits and words alike ("2 plus 3" / "2+2", "two" / "four"). */
-  numberMismatch: boolean;
+  readonly numberMismatch: boolean;
   /** The sides rank differently: "the third largest" is not "the largest" (an ordinal before a superlative). */
-  rank: boolean;
+  readonly rank: boolean;
   /** Each side names a unit or currency the other does not ("seconds in a day" / "minutes in a day", "yen" / "yuan"). */
-  unitMismatch: boolean;
+  readonly unitMismatch: boolean;
 }
 
 interface Side {
-  facts: QuestionFacts;
-  words: string[];
-  content: string[];
+  readonly facts: QuestionFacts;
+  readonly words: readonly string[];
+  readonly content: readonly string[];
   /** Index in `words` of each content word. */
-  positions: number[];
+  readonly positions: readonly number[];
   /** Index in `words` of each direction word. */
-  directions: number[];
-  numbers: Set<string>;
-  units: Set<string>;
+  readonly directions: readonly number[];
+  readonly numbers: ReadonlySet<string>;
+  readonly units: ReadonlySet<string>;
   /** The place an ordinal gives a superlative ("third largest": "3"), or "" for none. */
-  rank: string;
+  readonly rank: string;
 }
 
 /**
  * A lookup judges its question against each of its candidates, and a stored question meets many lookups: a
- * side is read once for each recent text. Sides are never changed after they are made.
+ * side is read once for each recent question. Sides are never changed after they are made.
  */
 const RECENT_SIDES = new Lru<string, Side>(512);
 
-function side(text: string): Side {
-  const known = RECENT_SIDES.get(text);
-  if (known) return known;
-  const made = readSide(text);
-  RECENT_SIDES.set(text, made);
-  return made;
-}
+const side = (text: string): Side => (text.length <= MEMO_MAX_CHARS ? RECENT_SIDES.through(text, () => readSide(text)) : readSide(text));
 
 function readSide(text: string): Side {
   const rewritten = [...SPELLED, ...PHRASAL].reduce((spelled, [pattern, replacement]) => spelled.replace(pattern, replacement), text);

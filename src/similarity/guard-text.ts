@@ -2,6 +2,7 @@
  * Word-level facts about a question that a sentence embedding blurs: the precision guard compares them
  * between a request and a cached question. Pure functions, English only.
  */
+import { Lru } from "../core/lru.js";
 
 const STOPWORDS = new Set(
   ("a an the is are was were be been being am do does did doing have has had having i me my we our you your he she it its " +
@@ -74,30 +75,30 @@ const OPPOSITE_STEMS = OPPOSITES.map(([a, b]) => [stem(a), stem(b)] as const);
 /** What the guard reads from one question. */
 export interface QuestionFacts {
   /** Lower-case words without stopwords. */
-  content: Set<string>;
+  readonly content: ReadonlySet<string>;
   /** Stems of every word. */
-  stems: Set<string>;
+  readonly stems: ReadonlySet<string>;
   /** Numbers as written ("2", "3.5", "2019"). */
-  numbers: Set<string>;
+  readonly numbers: ReadonlySet<string>;
   /**
    * Names (people, products, places): runs of capitalised words, lower-cased and joined ("Hugging Face" is
    * "huggingface"). A sentence's first word is capitalised anyway: it is never taken for a name.
    */
-  entities: Set<string>;
+  readonly entities: ReadonlySet<string>;
   /** The initials of each name of two or more words ("machinelearning" → "ml"). */
-  nameInitials: Map<string, string>;
+  readonly nameInitials: ReadonlyMap<string, string>;
   /** Words written in capitals ("ML", "US"), lower-cased: they may stand for initials. */
-  acronyms: Set<string>;
+  readonly acronyms: ReadonlySet<string>;
   /** Every word, lower-cased, in order. */
-  words: string[];
+  readonly words: readonly string[];
   /** Whether it negates (not, no, never, n't, without, absence of, ...). */
-  negated: boolean;
+  readonly negated: boolean;
   /** Stems of what is negated: the first content word after each negation, in the same clause. */
-  negatedStems: Set<string>;
+  readonly negatedStems: ReadonlySet<string>;
   /** The first question word (what, why, how, ...), or "". */
-  questionWord: string;
+  readonly questionWord: string;
   /** Number of words. */
-  length: number;
+  readonly length: number;
 }
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
@@ -157,8 +158,21 @@ function namesOf(words: readonly string[], lower: readonly string[], starts: Rea
 
 const INITIALISM_PLURAL = /\b(\p{Lu}{2,6})s\b/gu;
 
-/** Reads the facts of one question. */
+/**
+ * The judge's memos keep questions up to this length: a question is short, and a long prompt is read once
+ * and not held.
+ */
+export const MEMO_MAX_CHARS = 1000;
+
+/** A lookup's question is judged against each candidate, and a stored question meets many lookups. */
+const RECENT_FACTS = new Lru<string, QuestionFacts>(512);
+
+/** Reads the facts of one question (remembered for recent questions: facts are never changed). */
 export function questionFacts(written: string): QuestionFacts {
+  return written.length <= MEMO_MAX_CHARS ? RECENT_FACTS.through(written, () => readFacts(written)) : readFacts(written);
+}
+
+function readFacts(written: string): QuestionFacts {
   // An initialism's plural names the same thing: "PDFs" is read as "PDF", "APIs" as "API" ("AWS" stays).
   const text = written.replace(INITIALISM_PLURAL, "$1");
   const words = text.match(WORD) ?? [];

@@ -130,7 +130,7 @@ const COMPARATIVE = new Set(["er", "est", "ier", "iest"]);
 const undouble = (stem: string) => (/([b-df-hj-np-tv-z])\1$/.test(stem) ? stem.slice(0, -1) : undefined);
 
 /** The word's base forms found in the lexicon (the word itself first when it is one); empty when unknown. */
-export function lemmasOf(word: string): string[] {
+export function lemmasOf(word: string): readonly string[] {
   return wordSenses(word.toLowerCase()).lemmas;
 }
 
@@ -175,9 +175,9 @@ function reach(start: readonly number[]): Set<number> {
 const sensesOf = (lemmas: readonly string[]) => lemmas.flatMap((lemma) => ids(lexicon().senses.get(lemma)));
 
 interface WordSenses {
-  lemmas: string[];
-  senses: number[];
-  reach: Set<number>;
+  readonly lemmas: readonly string[];
+  readonly senses: ReadonlySet<number>;
+  readonly reach: ReadonlySet<number>;
 }
 
 /** What was read of recent words: questions repeat their words, and a common verb reaches hundreds of senses. */
@@ -185,14 +185,16 @@ const RECENT_WORDS = 5000;
 const recent = new Lru<string, WordSenses>(RECENT_WORDS);
 
 function wordSenses(word: string): WordSenses {
-  let known = recent.get(word);
-  if (!known) {
+  return recent.through(word, () => {
     const lemmas = findLemmas(word);
     const senses = sensesOf(lemmas);
-    known = { lemmas, senses, reach: reach(senses) };
-    recent.set(word, known);
-  }
-  return known;
+    return { lemmas, senses: new Set(senses), reach: reach(senses) };
+  });
+}
+
+function shares(senses: ReadonlySet<number>, among: ReadonlySet<number>): boolean {
+  for (const sense of senses) if (among.has(sense)) return true;
+  return false;
 }
 
 /**
@@ -209,8 +211,7 @@ export function wordRelation(a: string, b: string): WordRelation {
   if (wordA.lemmas.some((lemma) => wordB.lemmas.includes(lemma))) return "same";
   const { antonyms } = lexicon();
   if (wordA.lemmas.some((x) => wordB.lemmas.some((y) => antonyms.has(x < y ? `${x} ${y}` : `${y} ${x}`)))) return "antonym";
-  const sensesB = new Set(wordB.senses);
-  if (wordA.senses.some((sense) => sensesB.has(sense))) return "synonym";
-  if (wordB.senses.some((sense) => wordA.reach.has(sense)) || wordA.senses.some((sense) => wordB.reach.has(sense))) return "linked";
+  if (shares(wordA.senses, wordB.senses)) return "synonym";
+  if (shares(wordB.senses, wordA.reach) || shares(wordA.senses, wordB.reach)) return "linked";
   return "unrelated";
 }
