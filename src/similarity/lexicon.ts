@@ -192,6 +192,7 @@ function wordSenses(word: string): WordSenses {
   });
 }
 
+/** Whether a sense of `senses` is among `among`. */
 function shares(senses: ReadonlySet<number>, among: ReadonlySet<number>): boolean {
   for (const sense of senses) if (among.has(sense)) return true;
   return false;
