@@ -42,12 +42,11 @@ export class Lru<K, V> {
    * and a promise that rejects is forgotten, so the next call tries again.
    */
   remember<T>(this: Lru<K, Promise<T>>, key: K, make: () => Promise<T>): Promise<T> {
-    const known = this.get(key);
-    if (known) return known;
-    const made = make();
-    made.catch(() => this.delete(key, made));
-    this.set(key, made);
-    return made;
+    return this.through(key, () => {
+      const made = make();
+      made.catch(() => this.delete(key, made));
+      return made;
+    });
   }
 
   /** Removes `key`; with `expected`, only while it still maps to that value (a newer value stays). */

@@ -21,7 +21,7 @@ import {
 import { cardinal, numberRun, wordNumbers } from "./alignment-numbers.js";
 import { scopeDiffers } from "./alignment-scope.js";
 import { unitsOf } from "./alignment-units.js";
-import { MEMO_MAX_CHARS, questionFacts, stem, type QuestionFacts } from "./guard-text.js";
+import { questionFacts, readRemembered, stem, type QuestionFacts } from "./guard-text.js";
 import { lemmasOf, wordRelation } from "./lexicon.js";
 
 // The lists' digest, exported here as before (lexical-vetoes.ts imports it from this file).
@@ -89,7 +89,7 @@ interface Side {
  */
 const RECENT_SIDES = new Lru<string, Side>(512);
 
-const side = (text: string): Side => (text.length <= MEMO_MAX_CHARS ? RECENT_SIDES.through(text, () => readSide(text)) : readSide(text));
+const side = (text: string): Side => readRemembered(RECENT_SIDES, text, readSide);
 
 function readSide(text: string): Side {
   const rewritten = [...SPELLED, ...PHRASAL].reduce((spelled, [pattern, replacement]) => spelled.replace(pattern, replacement), text);

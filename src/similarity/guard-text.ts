@@ -158,18 +158,20 @@ function namesOf(words: readonly string[], lower: readonly string[], starts: Rea
 
 const INITIALISM_PLURAL = /\b(\p{Lu}{2,6})s\b/gu;
 
-/**
- * The judge's memos keep questions up to this length: a question is short, and a long prompt is read once
- * and not held.
- */
-export const MEMO_MAX_CHARS = 1000;
+/** The judge's memos keep texts up to this length: a question is short, and a long prompt is read once and not held. */
+const MEMO_MAX_CHARS = 1000;
+
+/** `read(text)`, remembered in `memo` when the text is short enough to hold (what is remembered is never changed). */
+export function readRemembered<V>(memo: Lru<string, V>, text: string, read: (text: string) => V): V {
+  return text.length <= MEMO_MAX_CHARS ? memo.through(text, () => read(text)) : read(text);
+}
 
 /** A lookup's question is judged against each candidate, and a stored question meets many lookups. */
 const RECENT_FACTS = new Lru<string, QuestionFacts>(512);
 
 /** Reads the facts of one question (remembered for recent questions: facts are never changed). */
 export function questionFacts(written: string): QuestionFacts {
-  return written.length <= MEMO_MAX_CHARS ? RECENT_FACTS.through(written, () => readFacts(written)) : readFacts(written);
+  return readRemembered(RECENT_FACTS, written, readFacts);
 }
 
 function readFacts(written: string): QuestionFacts {
