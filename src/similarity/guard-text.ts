@@ -82,7 +82,8 @@ export interface QuestionFacts {
   readonly numbers: ReadonlySet<string>;
   /**
    * Names (people, products, places): runs of capitalised words, lower-cased and joined ("Hugging Face" is
-   * "huggingface"). A sentence's first word is capitalised anyway: it is never taken for a name.
+   * "huggingface"). A sentence's first word is capitalised anyway: it is never taken for a name, unless it is
+   * capitalised inside ("iPhone", "macOS", "eBay" are names wherever they stand).
    */
   readonly entities: ReadonlySet<string>;
   /** The initials of each name of two or more words ("machinelearning" → "ml"). */
@@ -141,9 +142,13 @@ function sentenceStarts(text: string): Set<number> {
   return starts;
 }
 
-/** Names as runs of capitalised words (see QuestionFacts.entities), each with its initials. */
+const CAPITALISED = /^\p{Lu}/u;
+const CAPITALISED_INSIDE = /^\p{Ll}+\p{Lu}/u;
+
+/** Names as runs of capitalised words or words capitalised inside (see QuestionFacts.entities), each with its initials. */
 function namesOf(words: readonly string[], lower: readonly string[], starts: ReadonlySet<number>): Map<string, string> {
-  const inName = (i: number) => i < words.length && !starts.has(i) && /^\p{Lu}/u.test(words[i]) && words[i] !== "I";
+  const inName = (i: number) =>
+    i < words.length && words[i] !== "I" && ((!starts.has(i) && CAPITALISED.test(words[i])) || CAPITALISED_INSIDE.test(words[i]));
   const names = new Map<string, string>();
   for (let i = 0; i < words.length; i++) {
     if (!inName(i)) continue;
@@ -213,9 +218,14 @@ export function oneSided(a: ReadonlySet<string>, b: ReadonlySet<string>): boolea
   return (a.size === 0) !== (b.size === 0);
 }
 
+/** Whether `word` is `name` with an "s" added. */
+function isPluralOf(word: string, name: string): boolean {
+  return word.length === name.length + 1 && word.endsWith("s") && word.startsWith(name);
+}
+
 /**
  * Whether `other` mentions the entity of `facts`: in words, written together or apart ("Huggingface" for
- * "Hugging Face"), or as initials ("ML" for "Machine Learning", "machine learning" for "ML").
+ * "Hugging Face"), in the plural, or as initials ("ML" for "Machine Learning", "machine learning" for "ML").
  */
 function mentions(other: QuestionFacts, entity: string, facts: QuestionFacts): boolean {
   const initials = facts.nameInitials.get(entity);
@@ -224,9 +234,12 @@ function mentions(other: QuestionFacts, entity: string, facts: QuestionFacts): b
   const acronym = facts.acronyms.has(entity);
   for (let i = 0; i < words.length; i++) {
     let joined = "";
-    for (let j = i; j < words.length && entity.startsWith(joined + words[j]); j++) {
+    for (let j = i; j < words.length; j++) {
       joined += words[j];
-      if (joined === entity) return true;
+      // A name's plural is the name ("MacBook Pros", "Sunnis"); a word in capitals is no plural ("AWS" is not "AW").
+      const plural = !acronym && (isPluralOf(joined, entity) || isPluralOf(entity, joined)) && !other.acronyms.has(words[j]);
+      if (joined === entity || plural) return true;
+      if (!entity.startsWith(joined)) break;
     }
     if (acronym && i + entity.length <= words.length && [...entity].every((letter, k) => words[i + k][0] === letter)) return true;
   }

@@ -50,6 +50,12 @@ describe("guard text facts", () => {
     expect([...facts.acronyms]).toEqual(["us"]);
   });
 
+  it("takes a word capitalised inside for a name wherever it stands (iPhone, macOS, eBay)", () => {
+    expect([...questionFacts("iPhone or Android: which lasts longer on macOS updates?").entities]).toEqual(["iphone", "android", "macos"]);
+    expect([...questionFacts("How do I sell on eBay?").entities]).toEqual(["ebay"]);
+    expect([...questionFacts("Is it worth it?").entities]).toEqual([]);
+  });
+
   it("finds names the other side does not mention, written together, apart, in any case or as initials", () => {
     const unmentioned = (a: string, b: string) => namesUnmentioned(questionFacts(a), questionFacts(b));
     expect(unmentioned("How do I learn Python?", "How do I learn Java?")).toBe(true);
@@ -67,6 +73,12 @@ describe("guard text facts", () => {
     expect(unmentioned("How do I merge two PDF files?", "How do I merge two PDFs?")).toBe(false);
     expect(unmentioned("How do I call two APIs at once?", "How do I call an API?")).toBe(false);
     expect(unmentioned("Is AWS free?", "Is AW free?")).toBe(true);
+    expect(unmentioned("Is AW free?", "Is AWS free?")).toBe(true);
+    // A name's plural names it too, both ways.
+    expect(unmentioned("Are the 2016 MacBook Pros worth it?", "Is the 2016 MacBook Pro worth it?")).toBe(false);
+    expect(unmentioned("What do Sunnis believe?", "What does a Sunni believe?")).toBe(false);
+    expect(unmentioned("How do I back up my iPhone?", "How do I back up my Android phone?")).toBe(true);
+    expect(unmentioned("How do I back up my iPhone?", "how to backup an iphone")).toBe(false);
   });
 
   it("reads what each negation bears on, within its clause", () => {
