@@ -179,7 +179,7 @@ ${count(paraphrase.preset.atRecommended.hits)} of the 999 (precision ${paraphras
 it would keep ${bestOf(paraphrase, "preset", 0.97)} recall and a ${bestOf(paraphrase, "preset", 0.97, "hitRate")} hit rate at >= 0.97 precision (${bestOf(paraphrase, "guard", 0.97)} recall for the guard), at a
 threshold nobody picked (paraphrase-999 has no tune split to pick one on). ${count(paraphrase.preset.scoredZero)} of the 999 paraphrases score
 0 under the preset: a veto fired (docs/semantic.md says what each one reads). Names and negations are matched
-as written together or apart, and by initials ("ML" is "machine learning"); a negation counts only against a word the
+as written together or apart, in the plural, and by initials ("ML" is "machine learning"); a negation counts only against a word the
 other side affirms.
 
 At the recommended thresholds (distance ${recommended.distance}, guard ${recommended.guard}, preset ${recommended.preset}):

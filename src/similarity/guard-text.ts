@@ -82,10 +82,15 @@ export interface QuestionFacts {
   readonly numbers: ReadonlySet<string>;
   /**
    * Names (people, products, places): runs of capitalised words, lower-cased and joined ("Hugging Face" is
-   * "huggingface"). A sentence's first word is capitalised anyway: it is never taken for a name, unless it is
-   * capitalised inside ("iPhone", "macOS", "eBay" are names wherever they stand).
+   * "huggingface"). A sentence's first word is capitalised anyway: it is never taken for a name, unless it
+   * starts in lower case with a capital inside ("iPhone", "macOS", "eBay" are names wherever they stand).
    */
   readonly entities: ReadonlySet<string>;
+  /**
+   * Words written in the plural, lower-cased: a lower-case "s" after a lower-case letter, 3 letters or more
+   * ("Pros", "Sunnis"; not "AWS", "XS" or a model's "S"); and the names that end in one ("macbookpros").
+   */
+  readonly plurals: ReadonlySet<string>;
   /** The initials of each name of two or more words ("machinelearning" → "ml"). */
   readonly nameInitials: ReadonlyMap<string, string>;
   /** Words written in capitals ("ML", "US"), lower-cased: they may stand for initials. */
@@ -104,10 +109,14 @@ export interface QuestionFacts {
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
 
+const CLITIC = /['’](?:s|re|ll|ve|d|m)$/;
+
 /** Lower-cased words; clitics carry no meaning of their own here ("what's" asks what), "n't" stays: it negates. */
 function lowerWords(text: string): string[] {
-  return (text.match(WORD) ?? []).map((word) => word.toLowerCase().replace(/['’](?:s|re|ll|ve|d|m)$/, ""));
+  return (text.match(WORD) ?? []).map((word) => word.toLowerCase().replace(CLITIC, ""));
 }
+
+const WRITTEN_PLURAL = /^\p{L}[\p{L}\p{N}]*\p{Ll}s$/u;
 
 function isNegation(word: string): boolean {
   return NEGATIONS.has(word) || /n['’]t$/.test(word);
@@ -145,17 +154,21 @@ function sentenceStarts(text: string): Set<number> {
 const CAPITALISED = /^\p{Lu}/u;
 const CAPITALISED_INSIDE = /^\p{Ll}+\p{Lu}/u;
 
-/** Names as runs of capitalised words or words capitalised inside (see QuestionFacts.entities), each with its initials. */
-function namesOf(words: readonly string[], lower: readonly string[], starts: ReadonlySet<number>): Map<string, string> {
+/**
+ * Names as runs of capitalised words or words capitalised inside (see QuestionFacts.entities), each with its
+ * initials and the index of its last word.
+ */
+function namesOf(words: readonly string[], lower: readonly string[], starts: ReadonlySet<number>): Map<string, { initials: string; last: number }> {
+  // "I", and "I'm", "I've": the speaker, never a name.
   const inName = (i: number) =>
-    i < words.length && words[i] !== "I" && ((!starts.has(i) && CAPITALISED.test(words[i])) || CAPITALISED_INSIDE.test(words[i]));
-  const names = new Map<string, string>();
+    i < words.length && lower[i] !== "i" && ((!starts.has(i) && CAPITALISED.test(words[i])) || CAPITALISED_INSIDE.test(words[i]));
+  const names = new Map<string, { initials: string; last: number }>();
   for (let i = 0; i < words.length; i++) {
     if (!inName(i)) continue;
     let end = i + 1;
     while (inName(end)) end++;
     const run = lower.slice(i, end);
-    names.set(run.join(""), run.map((word) => word[0]).join(""));
+    names.set(run.join(""), { initials: run.map((word) => word[0]).join(""), last: end - 1 });
     i = end - 1;
   }
   return names;
@@ -185,12 +198,14 @@ function readFacts(written: string): QuestionFacts {
   const words = text.match(WORD) ?? [];
   const lower = lowerWords(text);
   const names = namesOf(words, lower, sentenceStarts(text));
+  const writtenPlural = new Set(words.flatMap((word, i) => (WRITTEN_PLURAL.test(word.replace(CLITIC, "")) ? [i] : [])));
   return {
     content: new Set(lower.filter((word) => !STOPWORDS.has(word) && !NEGATIONS.has(word))),
     stems: new Set(lower.map(stem)),
     numbers: new Set(text.match(/\d+(?:[.,]\d+)*/g) ?? []),
     entities: new Set(names.keys()),
-    nameInitials: new Map([...names].filter(([, initials]) => initials.length > 1)),
+    nameInitials: new Map([...names].flatMap(([name, { initials }]) => (initials.length > 1 ? [[name, initials]] : []))),
+    plurals: new Set([...[...writtenPlural].map((i) => lower[i]), ...[...names].flatMap(([name, { last }]) => (writtenPlural.has(last) ? [name] : []))]),
     acronyms: new Set(words.filter((word) => /^\p{Lu}{2,6}$/u.test(word)).map((word) => word.toLowerCase())),
     words: lower,
     negated: lower.some(isNegation),
@@ -236,8 +251,8 @@ function mentions(other: QuestionFacts, entity: string, facts: QuestionFacts): b
     let joined = "";
     for (let j = i; j < words.length; j++) {
       joined += words[j];
-      // A name's plural is the name ("MacBook Pros", "Sunnis"); a word in capitals is no plural ("AWS" is not "AW").
-      const plural = !acronym && (isPluralOf(joined, entity) || isPluralOf(entity, joined)) && !other.acronyms.has(words[j]);
+      // A name's plural is the name ("MacBook Pros", "Sunnis"), when written as one ("AWS" is not "AW").
+      const plural = (isPluralOf(joined, entity) && other.plurals.has(words[j])) || (isPluralOf(entity, joined) && facts.plurals.has(entity));
       if (joined === entity || plural) return true;
       if (!entity.startsWith(joined)) break;
     }

@@ -41,6 +41,7 @@ describe("guard text facts", () => {
 
   it("does not take a sentence's first word, or 'I', for an entity", () => {
     expect([...questionFacts("Where can I buy shoes? Cheap ones please.").entities]).toEqual([]);
+    expect([...questionFacts("What should I do if I'm sick and I've a fever?").entities]).toEqual([]);
   });
 
   it("joins a name's capitalised words and reads its initials and acronyms", () => {
@@ -77,6 +78,11 @@ describe("guard text facts", () => {
     // A name's plural names it too, both ways.
     expect(unmentioned("Are the 2016 MacBook Pros worth it?", "Is the 2016 MacBook Pro worth it?")).toBe(false);
     expect(unmentioned("What do Sunnis believe?", "What does a Sunni believe?")).toBe(false);
+    // Only a word written as a plural is one: capitals and a model's letter are not ("AWS", "iOS", "Series S").
+    expect(unmentioned("Is Aw free?", "Is AWS free?")).toBe(true);
+    expect(unmentioned("What is Io?", "What is iOS?")).toBe(true);
+    expect(unmentioned("Is the Xbox Series S worth it?", "Is the Xbox Series X worth it?")).toBe(true);
+    expect(unmentioned("Is the Xbox Series X worth it?", "Is the Xbox Series S worth it?")).toBe(true);
     expect(unmentioned("How do I back up my iPhone?", "How do I back up my Android phone?")).toBe(true);
     expect(unmentioned("How do I back up my iPhone?", "how to backup an iphone")).toBe(false);
   });
