@@ -199,13 +199,14 @@ function readFacts(written: string): QuestionFacts {
   const lower = lowerWords(text);
   const names = namesOf(words, lower, sentenceStarts(text));
   const writtenPlural = new Set(words.flatMap((word, i) => (WRITTEN_PLURAL.test(word.replace(CLITIC, "")) ? [i] : [])));
+  const pluralNames = [...names].flatMap(([name, { last }]) => (writtenPlural.has(last) ? [name] : []));
   return {
     content: new Set(lower.filter((word) => !STOPWORDS.has(word) && !NEGATIONS.has(word))),
     stems: new Set(lower.map(stem)),
     numbers: new Set(text.match(/\d+(?:[.,]\d+)*/g) ?? []),
     entities: new Set(names.keys()),
     nameInitials: new Map([...names].flatMap(([name, { initials }]) => (initials.length > 1 ? [[name, initials]] : []))),
-    plurals: new Set([...[...writtenPlural].map((i) => lower[i]), ...[...names].flatMap(([name, { last }]) => (writtenPlural.has(last) ? [name] : []))]),
+    plurals: new Set([...[...writtenPlural].map((i) => lower[i]), ...pluralNames]),
     acronyms: new Set(words.filter((word) => /^\p{Lu}{2,6}$/u.test(word)).map((word) => word.toLowerCase())),
     words: lower,
     negated: lower.some(isNegation),
