@@ -29,7 +29,9 @@ import { waitUntil } from "../helpers/wait-until.js";
 
 jest.setTimeout(60_000);
 
-const TIMEOUT_MS = 400;
+// Long enough for a fresh connection to PGlite, which answers on this test's own thread, on a loaded 2-core machine
+// (400 ms was not, once, in CI on 2026-11-28).
+const TIMEOUT_MS = 1000;
 /** More pooled connections than calls made while silent: idle ones are silenced too, and must not be reused. */
 const POOL_SIZE = 8;
 /** Scheduling and a real round trip on a loaded test machine, on top of the timeout itself. */
@@ -101,11 +103,11 @@ describe("pgvector (pg to pglite-socket) that stops answering", () => {
     const search = await elapsedMs(() => failure(() => get("WHAT is the capital of France", { cacheObj: cache })));
     expect(StoreError.isInstance(search.value)).toBe(true);
     expect((search.value as StoreError).store).toBe("pgvector");
-    expect(String(search.value)).toMatch(/pgvector: (search failed|cannot create the index) \(postgres:\/\/.*table semcache_test_\w+\): no answer within 400 ms \(timeoutMs\)/);
+    expect(String(search.value)).toMatch(/pgvector: (search failed|cannot create the index) \(postgres:\/\/.*table semcache_test_\w+\): no answer within 1000 ms \(timeoutMs\)/);
     expect(search.ms).toBeLessThan(TIMEOUT_MS + SLACK_MS);
     const add = await elapsedMs(() => failure(() => put("how tall is the eiffel tower", "330 m", { cacheObj: cache })));
     expect(StoreError.isInstance(add.value)).toBe(true);
-    expect(String(add.value)).toMatch(/pgvector: (cannot create the index|delete failed|add failed) .*no answer within 400 ms \(timeoutMs\)/);
+    expect(String(add.value)).toMatch(/pgvector: (cannot create the index|delete failed|add failed) .*no answer within 1000 ms \(timeoutMs\)/);
     expect(add.ms).toBeLessThan(TIMEOUT_MS + SLACK_MS);
 
     proxy.restore();
@@ -138,7 +140,7 @@ describe("redis vector database that stops answering (Redis 7: the client is dro
       const silent = await elapsedMs(() => failure(() => index.init()));
       expect(StoreError.isInstance(silent.value)).toBe(true);
       expect((silent.value as StoreError).store).toBe("redis");
-      expect(String(silent.value)).toMatch(/redis: .*\(redis:\/\/127\.0\.0\.1:\d+\/?, index \w+\): no answer within 400 ms \(timeoutMs\)/);
+      expect(String(silent.value)).toMatch(/redis: .*\(redis:\/\/127\.0\.0\.1:\d+\/?, index \w+\): no answer within 1000 ms \(timeoutMs\)/);
       expect(silent.ms).toBeLessThan(TIMEOUT_MS + SLACK_MS);
 
       proxy.restore();
