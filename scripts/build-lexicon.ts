@@ -6,8 +6,9 @@
  *
  * Kept: single-word lemmas of nouns, verbs, adjectives and adverbs with their first `--senses` senses (the
  * common ones: WordNet orders senses by frequency, and rare senses would relate words nobody means alike), and
- * for each synset the synsets it points to: hypernyms (is-a), similar-to (adjective clusters), derivation and
- * pertainym (the same idea as another part of speech); and the antonym pairs of those senses. Written as
+ * for each synset the synsets it points to: hypernyms (is-a), similar-to (adjective clusters), derivation,
+ * pertainym (the same idea as another part of speech) and attribute (a measure and the adjectives that ask for
+ * it: "age" / "old", "distance" / "far"); and the antonym pairs of those senses. Written as
  * plain text, one record a line, so it loads lazily and fast (src/similarity/lexicon.ts reads it).
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -24,11 +25,12 @@ const POS = { noun: "n", verb: "v", adj: "a", adv: "r" } as const;
 /** Is-a pointers (hypernyms), followed up to two steps: "car" is a kind of "vehicle". */
 const HYPERNYMS = new Set(["@", "@i"]);
 /**
- * Pointers to the same idea in another form, followed one step: similar-to (adjective clusters), derivation
- * and pertainym ("delete" / "deletion", "quickly" / "quick"). Two steps would reach siblings through the
- * head of a cluster ("gold" / "silver").
+ * Pointers to the same idea in another form, followed one step: similar-to (adjective clusters), derivation,
+ * pertainym and attribute ("delete" / "deletion", "quickly" / "quick", "old" / "age"). Two steps would reach
+ * siblings through the head of a cluster ("gold" / "silver") and opposites through their measure ("heavy" /
+ * "weight" / "light").
  */
-const LATERALS = new Set(["&", "+", "\\"]);
+const LATERALS = new Set(["&", "+", "\\", "="]);
 const WORD = /^[a-z][a-z-]*$/;
 
 interface Synset {

@@ -37,6 +37,11 @@ export const WEAK_WORDS: readonly string[] = [
   "happen",
   "happens",
   "per",
+  // Asking for help in other words: "tips for public speaking" asks how to get better at it.
+  "tips",
+  "advice",
+  "steps",
+  "suggestions",
   // Praise that rewordings swap freely ("good tips" / "smart tips"); "worst" and "cheapest" are not here.
   "good",
   "best",
@@ -64,6 +69,9 @@ export const MAX_QUESTION_WORDS = 9;
 /** Words that give the words around them a direction: "miles to km" is not "km to miles". */
 export const DIRECTION_WORDS: readonly string[] = ["to", "into", "from", "than", "vs", "versus", "onto", "toward", "towards", "over", "under"];
 
+/** Relations that read the same both ways: "the brain different from the mind" asks of "the mind different from the brain". */
+export const SYMMETRIC_WORDS: readonly string[] = ["different", "differ", "differs", "distinct", "similar", "same", "equal", "equivalent", "related", "unlike", "like"];
+
 /** Pairs of short words whose swap reverses what is asked ("zoom in" / "zoom out", "most" / "least"). */
 export const OPPOSITE_SMALL_WORDS: ReadonlyArray<readonly [string, string]> = [
   ["in", "out"],
@@ -72,10 +80,22 @@ export const OPPOSITE_SMALL_WORDS: ReadonlyArray<readonly [string, string]> = [
   ["most", "least"],
   ["more", "less"],
   ["more", "fewer"],
+  ["few", "many"],
+  ["first", "last"],
+  ["before", "after"],
 ];
 
 /** Words in -est that are no superlative ("the second request" is no rank). */
 export const EST_WORDS: readonly string[] = "interest request contest protest forest harvest honest modest earnest suggest digest invest arrest manifest conquest inquest bequest behest tempest midwest".split(" ");
+
+/** Words that take a part or a multiple of what they qualify ("half a cup" is not "a cup"). */
+export const FRACTION_WORDS: readonly string[] = ["half", "halves", "halve", "quarter", "quarters", "twice", "double", "triple", "thrice"];
+
+/** Words before a noun that count it as one ("a cake" is not "two cakes"). */
+export const ONE_OF_WORDS: readonly string[] = ["a", "an", "one", "single"];
+
+/** Words that open a noun phrase: an argument of a verb ("a landlord", "my tenant"). */
+export const DETERMINERS: readonly string[] = ["a", "an", "the", "my", "your", "his", "her", "our", "their", "its"];
 
 /** Words that ask for less of what the rest of the question names ("less healthy", "fewest"). */
 export const DIMINISHING_WORDS: readonly string[] = ["less", "least", "fewer", "fewest"];
@@ -106,8 +126,12 @@ export const ALIGNMENT_LISTS = {
   weak: WEAK_WORDS,
   maxQuestionWords: MAX_QUESTION_WORDS,
   direction: DIRECTION_WORDS,
+  symmetric: SYMMETRIC_WORDS,
   oppositeSmallWords: OPPOSITE_SMALL_WORDS,
   diminishing: DIMINISHING_WORDS,
+  fractions: FRACTION_WORDS,
+  oneOf: ONE_OF_WORDS,
+  determiners: DETERMINERS,
   scope: SCOPE_LISTS,
   estWords: EST_WORDS,
   units: UNITS,

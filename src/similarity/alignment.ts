@@ -9,13 +9,17 @@
  */
 import { Lru } from "../core/lru.js";
 import {
+  DETERMINERS,
   DIMINISHING_WORDS,
   DIRECTION_WORDS,
   EST_WORDS,
+  FRACTION_WORDS,
   MAX_QUESTION_WORDS,
+  ONE_OF_WORDS,
   OPPOSITE_SMALL_WORDS,
   PHRASAL_VERBS,
   SPELLED,
+  SYMMETRIC_WORDS,
   WEAK_WORDS,
 } from "./alignment-lists.js";
 import { cardinal, numberRun, wordNumbers } from "./alignment-numbers.js";
@@ -36,6 +40,10 @@ const PHRASAL = Object.entries(PHRASAL_VERBS).map(([phrase, word]) => {
 const WEAK = new Set(WEAK_WORDS);
 const DIRECTION = new Set(DIRECTION_WORDS);
 const DIMINISHING = new Set(DIMINISHING_WORDS);
+const SYMMETRIC = new Set(SYMMETRIC_WORDS);
+const FRACTIONS = new Set(FRACTION_WORDS);
+const ONE_OF = new Set(ONE_OF_WORDS);
+const DETERMINER = new Set(DETERMINERS);
 
 /** What the alignment of two questions found; each flag is a candidate veto (lexical-vetoes.json keeps the ones chosen). */
 export interface Alignment extends Readonly<Record<AlignmentVeto, boolean>> {
@@ -50,6 +58,23 @@ export interface Alignment extends Readonly<Record<AlignmentVeto, boolean>> {
   readonly substitution: boolean;
   /** Two or three content words in all replaced so, at least two others the same ("meters per second" / "miles per hour"). */
   readonly wideSubstitution: boolean;
+  /**
+   * Two noun phrases trade places around the same word between them: who does what to whom is turned round
+   * ("a landlord evict a tenant" / "a tenant evict a landlord").
+   */
+  readonly argumentSwap: boolean;
+  /**
+   * One side counts several of what the other takes one of ("a cake" / "two cakes"), or, neither naming a
+   * number, takes a part or a multiple of it ("half a cup", "twice the dose") where the other does not ("3/4" and
+   * "three quarters" agree through their numbers).
+   */
+  readonly quantity: boolean;
+  /**
+   * One side asks for the extreme of a thing both name ("the heaviest elephant"), the other names no extreme
+   * at all ("the weight of an elephant"). Only a word in -est before a shared content word reads so: "most"
+   * also counts things ("most people"), and "the easiest way to" qualifies no thing.
+   */
+  readonly superlative: boolean;
   /** Words that trade places around a direction word ("Paris to London" / "London to Paris", "PDF to Word" / "Word document to PDF"). */
   readonly swapped: boolean;
   /** One side has a short word, the other its opposite ("zoom in" / "zoom out"). */
@@ -104,8 +129,15 @@ function readSide(text: string): Side {
 
 const SUPERLATIVES = new Set(["most", "least", "best", "worst"]);
 const NOT_SUPERLATIVE = new Set(EST_WORDS);
-/** "largest", "fastest", "busiest"; not a word of its own in -est ("interest", "request"). */
-const isSuperlative = (word: string) => SUPERLATIVES.has(word) || (word.length > 5 && word.endsWith("est") && !NOT_SUPERLATIVE.has(word));
+/** A superlative in -est ("largest", "fastest", "busiest"); not a word of its own in -est ("interest", "request"). */
+const isEstSuperlative = (word: string) => word.length > 5 && word.endsWith("est") && !NOT_SUPERLATIVE.has(word);
+const isSuperlative = (word: string) => SUPERLATIVES.has(word) || isEstSuperlative(word);
+
+/** Whether `x` asks for the extreme of one of its matched content words ("the heaviest elephant") and `y` names no extreme. */
+function asksExtremeOfShared(x: Side, y: Side, isMatched: (k: number) => boolean): boolean {
+  if (y.words.some(isSuperlative)) return false;
+  return x.positions.some((position, k) => isMatched(k) && position > 0 && isEstSuperlative(x.words[position - 1]));
+}
 
 /** The place an ordinal gives the superlative after it ("third largest", "21st", "twenty-first tallest": "3", "21"), or "" (first or none). */
 function rankOf(words: readonly string[]): string {
@@ -121,11 +153,21 @@ function rankOf(words: readonly string[]): string {
   return "";
 }
 
-/** Same word, same crude stem, or a shared base form. */
+/** Same word, same crude stem, a shared base form, or a clipped form of it ("dicts" / "dictionaries"). */
 function sameWord(a: string, b: string): boolean {
   if (a === b || stem(a) === stem(b)) return true;
-  const lemmas = lemmasOf(b);
-  return lemmasOf(a).some((lemma) => lemmas.includes(lemma));
+  const lemmasA = lemmasOf(a);
+  const lemmasB = lemmasOf(b);
+  return lemmasA.some((lemma) => lemmasB.includes(lemma)) || clips(a, lemmasA, b) || clips(b, lemmasB, a);
+}
+
+/**
+ * Whether `short`, no dictionary word, is the start of `long` cut short ("config" / "configuration", "dict" /
+ * "dictionary", "legit" / "legitimate"); letters cut, not a version ("C++" is not "C++11").
+ */
+function clips(short: string, shortLemmas: readonly string[], long: string): boolean {
+  const clipped = stem(short);
+  return shortLemmas.length === 0 && clipped.length >= 4 && long.startsWith(clipped) && /^\p{L}{2,}$/u.test(long.slice(clipped.length));
 }
 
 /** Matches each word of `a` to at most one unused word of `b` by `matches`, in order, into `toB` (-1: unmatched). */
@@ -170,9 +212,15 @@ function crosses(a: Side, b: Side, toB: readonly number[]): boolean {
   const spansB = spansAround(b, (j) => toB.includes(j));
   return spansAround(a, (i) => toB[i] >= 0).some(({ before, after }) => {
     if (before.length === 0 || after.length === 0) return false;
-    const last = toB[before[before.length - 1]];
     const first = toB[after[0]];
-    return spansB.some((span) => span.after.includes(last) && span.before.includes(first));
+    return spansB.some((span) => {
+      // A relation just before the direction word on both sides ("faster than", "more expensive than") is no
+      // argument: the word before it is ("Python faster than C++" / "C++ faster than Python").
+      const related = before.length > 1 && span.before.length > 1 && toB[before[before.length - 1]] === span.before[span.before.length - 1];
+      if (related && SYMMETRIC.has(a.content[before[before.length - 1]])) return false;
+      const last = toB[before[before.length - (related ? 2 : 1)]];
+      return span.after.includes(last) && span.before.includes(first);
+    });
   });
 }
 
@@ -190,10 +238,38 @@ function sameSlot(toB: readonly number[], i: number, j: number, lengthB: number)
   return before || after;
 }
 
+/** Whether content word `k` of a side opens a noun phrase ("a landlord", "my tenant"). */
+const isArgument = (s: Side, k: number) => DETERMINER.has(s.words[s.positions[k] - 1]);
+
+/**
+ * Whether a verb's two arguments trade places: three content words in a row on one side, the first and last
+ * each after a determiner, stand reversed on the other around the same word ("Can a landlord evict a tenant?"
+ * / "Can a tenant evict a landlord?"). Only noun phrases around one word: a rewording turns a compound round
+ * ("video editing software" / "software to edit videos") or moves a phrase to the front, with no such swap.
+ */
+function swapsArguments(a: Side, b: Side, toB: readonly number[]): boolean {
+  return toB.some((j, i) => {
+    if (i + 2 >= toB.length || j < 2 || toB[i + 1] !== j - 1 || toB[i + 2] !== j - 2) return false;
+    return a.content[i + 1] === b.content[j - 1] && [i, i + 2].every((k) => isArgument(a, k)) && [j, j - 2].every((k) => isArgument(b, k));
+  });
+}
+
+/** Whether `x` counts several of a noun ("two cakes") that `y` counts as one ("a cake"). */
+function countsSeveralOfOne(x: Side, y: Side): boolean {
+  return x.words.some((word, i) => {
+    const count = /^\d+$/.test(word) ? Number(word) : numberRun(x.words, i)?.value;
+    const noun = x.words[i + 1];
+    if (count === undefined || count < 2 || noun === undefined) return false;
+    return y.words.some((other, m) => m > 0 && ONE_OF.has(y.words[m - 1]) && other !== noun && stem(other) === stem(noun));
+  });
+}
+
+const fractionOf = (s: Side) => s.words.some((word) => FRACTIONS.has(word));
+
 const diminishes = (s: Side) => s.words.some((word) => DIMINISHING.has(word)) && !s.words.some((word) => word === "more" || word === "most");
 
 /** The candidate vetoes an alignment reports. */
-export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "rank", "unitMismatch"] as const;
+export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "argumentSwap", "quantity", "superlative", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "rank", "unitMismatch"] as const;
 export type AlignmentVeto = (typeof ALIGNMENT_VETOES)[number];
 
 /** Aligns two questions (see the module's comment). */
@@ -221,6 +297,9 @@ export function alignQuestions(textA: string, textB: string): Alignment {
     substitution: short && replaced && leftA.length === 1 && leftB.length === 1 && matched > 0 && sameSlot(toB, i, j, b.content.length),
     wideSubstitution: replaced && leftA.length + leftB.length <= 4 && matched >= 2,
     swapped: short && crosses(a, b, toB),
+    argumentSwap: short && swapsArguments(a, b, toB),
+    superlative: short && (asksExtremeOfShared(a, b, (k) => toB[k] >= 0) || asksExtremeOfShared(b, a, (k) => used.has(k))),
+    quantity: short && (countsSeveralOfOne(a, b) || countsSeveralOfOne(b, a) || (fractionOf(a) !== fractionOf(b) && a.numbers.size + b.numbers.size === 0)),
     oppositeSmallWord: hasOppositeSmallWord(a, b),
     diminishing: diminishes(a) !== diminishes(b),
     scope: short && scopeDiffers({ words: a.words, content: a.facts.content }, { words: b.words, content: b.facts.content }, sameWord),

@@ -176,6 +176,9 @@ function namesOf(words: readonly string[], lower: readonly string[], starts: Rea
 
 const INITIALISM_PLURAL = /\b(\p{Lu}{2,6})s\b/gu;
 
+/** "gluten-free" is "without gluten": it negates what it is free of ("foods that contain gluten" asks the opposite). */
+const FREE_OF = /(\p{L}+)-free(?!\p{L})/giu;
+
 /** The judge's memos keep texts up to this length: a question is short, and a long prompt is read once and not held. */
 const MEMO_MAX_CHARS = 1000;
 
@@ -194,7 +197,7 @@ export function questionFacts(written: string): QuestionFacts {
 
 function readFacts(written: string): QuestionFacts {
   // An initialism's plural names the same thing: "PDFs" is read as "PDF", "APIs" as "API" ("AWS" stays).
-  const text = written.replace(INITIALISM_PLURAL, "$1");
+  const text = written.replace(INITIALISM_PLURAL, "$1").replace(FREE_OF, "without $1");
   const words = text.match(WORD) ?? [];
   const lower = lowerWords(text);
   const names = namesOf(words, lower, sentenceStarts(text));

@@ -4,7 +4,7 @@ import { Lru } from "../core/lru.js";
 /**
  * What the judge knows of English words, from WordNet 3.1 (src/similarity/lexicon.txt, built by
  * scripts/build-lexicon.ts): each word's common senses, the links between senses (is-a, similar-to,
- * derivation), and antonyms. Loaded on first use (~2 MB of text, ~60 ms), so a cache whose judge never
+ * derivation, attribute), and antonyms. Loaded on first use (~2 MB of text, ~60 ms), so a cache whose judge never
  * reads words never pays for it.
  */
 

@@ -29,6 +29,11 @@ describe("the lexicon (WordNet 3.1)", () => {
     ["gold", "silver", "unrelated"],
     ["interviewer", "interviewee", "unrelated"],
     ["python", "javascript", "unknown"],
+    // WordNet's attributes: a measure and the adjectives that ask for it.
+    ["old", "age", "linked"],
+    ["far", "distance", "linked"],
+    ["tall", "height", "linked"],
+    ["heavy", "light", "antonym"],
   ])("%s / %s: %s", (a, b, relation) => {
     expect(wordRelation(a, b)).toBe(relation);
   });
@@ -47,6 +52,7 @@ describe("aligning two questions", () => {
     ["What is 2 plus 3?", "What is 2+2?", "numberMismatch"],
     ["Is it safe to take two ibuprofen at once?", "Is it safe to take four ibuprofen at once?", "numberMismatch"],
     ["How do I reverse a string in Java?", "How do I reverse a string in C#?", "substitution"],
+    ["How do I generate a random number in C++?", "How do I generate a random number in C++11?", "substitution"],
     ["How do I close all tabs in Firefox?", "How do I close a tab in Firefox?", "scope"],
     ["Are all snakes venomous?", "Are some snakes venomous?", "scope"],
     ["How do I clear my entire chat history?", "How do I clear one chat from my history?", "scope"],
@@ -54,6 +60,13 @@ describe("aligning two questions", () => {
     ["How much is 100 dollars in euros?", "How much is 100 dollars in pounds?", "unitMismatch"],
     ["What does it cost to hire a van for a week?", "What does it cost to hire a van for a day?", "unitMismatch"],
     ["What is the second tallest mountain in the world?", "What is the tallest mountain in the world?", "rank"],
+    ["Is Python faster than C++?", "Is C++ faster than Python?", "swapped"],
+    ["Is a house cheaper than a flat?", "Is a flat more expensive than a house?", "antonym"],
+    ["How do I remove the first character of a string?", "How do I remove the last character of a string?", "oppositeSmallWord"],
+    ["How do I split a bill between a few people?", "How do I split a bill between many people?", "oppositeSmallWord"],
+    ["How many eggs do I need for a cake?", "How many eggs do I need for two cakes?", "quantity"],
+    ["What is half of a cup in grams?", "What is a cup in grams?", "quantity"],
+    ["What is the weight of an elephant?", "What is the heaviest elephant?", "superlative"],
   ] as const)("vetoes %j / %j (%s)", (a, b, veto) => {
     expect(alignQuestions(a, b)[veto]).toBe(true);
     expect(lexicalVeto(a, b)).toBeDefined();
@@ -72,6 +85,11 @@ describe("aligning two questions", () => {
     ["What is €20 in USD?", "How much is 20 euros in dollars?"],
     ["What is the 2nd largest city in Canada?", "What is the second biggest city in Canada?"],
     ["When did the Second World War end?", "In what year did WWII end?"],
+    ["How old is the universe?", "What is the age of the universe?"],
+    ["What is the tallest mountain in the world?", "Which mountain is the highest in the world?"],
+    ["What is the easiest way to learn to code?", "How can I learn to code?"],
+    ["How do I merge two dictionaries in Python?", "How can I combine two dicts in Python?"],
+    ["What are some legit ways to earn money online?", "What are the legitimate ways to earn money online?"],
   ])("keeps the paraphrase %j / %j", (a, b) => {
     expect(lexicalVeto(a, b)).toBeUndefined();
   });
@@ -85,8 +103,21 @@ describe("aligning two questions", () => {
     ["How do I send a second request in Postman?", "How do I send another request in Postman?", "rank"],
     ["What is the twenty-first tallest building?", "What is the 21st tallest building?", "rank"],
     ["What is ¥100 in dollars?", "What is 100 yuan in USD?", "unitMismatch"],
+    // A relation that reads the same both ways.
+    ["How is the brain different from the mind?", "How is the mind different from the brain?", "swapped"],
+    ["How do I merge two dictionaries in Python?", "How do I merge dictionaries in Python?", "quantity"],
+    ["Why do most people hate Mondays?", "Why do people hate Mondays?", "superlative"],
+    ["What is 3/4 as a decimal?", "How do you write three quarters as a decimal number?", "quantity"],
   ] as const)("does not read %j / %j as %s", (a, b, veto) => {
     expect(alignQuestions(a, b)[veto]).toBe(false);
+  });
+
+  it("reads a verb's arguments trading places, and not a compound turned round or a phrase moved to the front", () => {
+    // A candidate: lexical-vetoes.json says whether the judge applies it (it fired too rarely on the tune splits).
+    expect(alignQuestions("Can a landlord evict a tenant without notice?", "Can a tenant evict a landlord without notice?").argumentSwap).toBe(true);
+    expect(alignQuestions("What should a teacher ask a student?", "What should a student ask a teacher?").argumentSwap).toBe(true);
+    expect(alignQuestions("What is the best video editing software?", "What is the best software to edit videos?").argumentSwap).toBe(false);
+    expect(alignQuestions("How do I center a div horizontally with CSS?", "Using CSS, how can I horizontally centre a div?").argumentSwap).toBe(false);
   });
 
   it.each([

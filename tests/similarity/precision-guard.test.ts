@@ -95,11 +95,14 @@ describe("guard text facts", () => {
     expect(negated("No, it can be installed with pip.")).toEqual([]);
     expect(negated("Should I buy it or not?")).toEqual([]);
     expect(negated("It loads not only audio but also images.")).toEqual([]);
+    expect(negated("What foods are gluten-free?")).toEqual([stem("gluten")]);
   });
 
   it("sees a negation only where the other side affirms what it negates", () => {
     const opposed = (a: string, b: string) => negatesWhatOtherAffirms(questionFacts(a), questionFacts(b));
     expect(opposed("Is coffee not good for you?", "Is coffee good for you?")).toBe(true);
+    expect(opposed("What foods are gluten-free?", "What foods contain gluten?")).toBe(true);
+    expect(opposed("Is sugar-free gum bad for you?", "Is gum without sugar bad for you?")).toBe(false);
     expect(opposed("Why can't I sleep?", "Why do I sleep so much?")).toBe(true);
     expect(opposed("How do I make tea?", "How do I make tea without milk?")).toBe(false);
     expect(opposed("The parameter is not mandatory.", "The parameter is optional.")).toBe(false);
