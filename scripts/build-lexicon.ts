@@ -25,12 +25,17 @@ const POS = { noun: "n", verb: "v", adj: "a", adv: "r" } as const;
 /** Is-a pointers (hypernyms), followed up to two steps: "car" is a kind of "vehicle". */
 const HYPERNYMS = new Set(["@", "@i"]);
 /**
- * Pointers to the same idea in another form, followed one step: similar-to (adjective clusters), derivation,
- * pertainym and attribute ("delete" / "deletion", "quickly" / "quick", "old" / "age"). Two steps would reach
- * siblings through the head of a cluster ("gold" / "silver") and opposites through their measure ("heavy" /
- * "weight" / "light").
+ * Pointers to the same idea in another form, followed one step: similar-to (adjective clusters), derivation
+ * and pertainym ("delete" / "deletion", "quickly" / "quick"). Two steps would reach siblings through the
+ * head of a cluster ("gold" / "silver").
  */
-const LATERALS = new Set(["&", "+", "\\", "="]);
+const LATERALS = new Set(["&", "+", "\\"]);
+/**
+ * The attribute pointer, kept from an adjective to its measure only ("old" / "age", "far" / "distance"): from
+ * the measure's side it would link every adjective that asks for it to a word whose kind is the measure
+ * ("cold", a kind of temperature, to "hot" and "warm").
+ */
+const ATTRIBUTE = "=";
 const WORD = /^[a-z][a-z-]*$/;
 
 interface Synset {
@@ -57,7 +62,7 @@ for (const [file, pos] of Object.entries(POS)) {
       const target = `${targetPos === "s" ? "a" : targetPos}:${offset}`;
       if (symbol === "!") synset.antonyms.push([parseInt(sourceTarget.slice(0, 2), 16) - 1, target, parseInt(sourceTarget.slice(2), 16) - 1]);
       else if (HYPERNYMS.has(symbol)) synset.hypernyms.push(target);
-      else if (LATERALS.has(symbol)) synset.laterals.push(target);
+      else if (LATERALS.has(symbol) || (symbol === ATTRIBUTE && pos === "a")) synset.laterals.push(target);
     }
     synsets.set(`${pos}:${fields[0]}`, synset);
   }

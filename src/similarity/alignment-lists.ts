@@ -69,8 +69,8 @@ export const MAX_QUESTION_WORDS = 9;
 /** Words that give the words around them a direction: "miles to km" is not "km to miles". */
 export const DIRECTION_WORDS: readonly string[] = ["to", "into", "from", "than", "vs", "versus", "onto", "toward", "towards", "over", "under"];
 
-/** Relations that read the same both ways: "the brain different from the mind" asks of "the mind different from the brain". */
-export const SYMMETRIC_WORDS: readonly string[] = ["different", "differ", "differs", "distinct", "similar", "same", "equal", "equivalent", "related", "unlike", "like"];
+/** Comparisons before "than" that read the same both ways: "Python different than Java" asks of "Java different than Python". */
+export const SYMMETRIC_WORDS: readonly string[] = ["different", "differ", "differs"];
 
 /** Pairs of short words whose swap reverses what is asked ("zoom in" / "zoom out", "most" / "least"). */
 export const OPPOSITE_SMALL_WORDS: ReadonlyArray<readonly [string, string]> = [
@@ -87,6 +87,9 @@ export const OPPOSITE_SMALL_WORDS: ReadonlyArray<readonly [string, string]> = [
 
 /** Words in -est that are no superlative ("the second request" is no rank). */
 export const EST_WORDS: readonly string[] = "interest request contest protest forest harvest honest modest earnest suggest digest invest arrest manifest conquest inquest bequest behest tempest midwest".split(" ");
+
+/** Superlatives that praise rather than pick the extreme ("the greatest examples" asks for great ones), as "best" does. */
+export const PRAISE_SUPERLATIVES: readonly string[] = ["greatest", "finest", "coolest", "nicest"];
 
 /** Words that take a part or a multiple of what they qualify ("half a cup" is not "a cup"). */
 export const FRACTION_WORDS: readonly string[] = ["half", "halves", "halve", "quarter", "quarters", "twice", "double", "triple", "thrice"];
@@ -127,6 +130,7 @@ export const ALIGNMENT_LISTS = {
   maxQuestionWords: MAX_QUESTION_WORDS,
   direction: DIRECTION_WORDS,
   symmetric: SYMMETRIC_WORDS,
+  praise: PRAISE_SUPERLATIVES,
   oppositeSmallWords: OPPOSITE_SMALL_WORDS,
   diminishing: DIMINISHING_WORDS,
   fractions: FRACTION_WORDS,

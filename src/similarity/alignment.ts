@@ -18,10 +18,12 @@ import {
   ONE_OF_WORDS,
   OPPOSITE_SMALL_WORDS,
   PHRASAL_VERBS,
+  PRAISE_SUPERLATIVES,
   SPELLED,
   SYMMETRIC_WORDS,
   WEAK_WORDS,
 } from "./alignment-lists.js";
+import { modelsDiffer, modelsOf } from "./alignment-models.js";
 import { cardinal, numberRun, wordNumbers } from "./alignment-numbers.js";
 import { scopeDiffers } from "./alignment-scope.js";
 import { unitsOf } from "./alignment-units.js";
@@ -41,6 +43,7 @@ const WEAK = new Set(WEAK_WORDS);
 const DIRECTION = new Set(DIRECTION_WORDS);
 const DIMINISHING = new Set(DIMINISHING_WORDS);
 const SYMMETRIC = new Set(SYMMETRIC_WORDS);
+const PRAISE = new Set(PRAISE_SUPERLATIVES);
 const FRACTIONS = new Set(FRACTION_WORDS);
 const ONE_OF = new Set(ONE_OF_WORDS);
 const DETERMINER = new Set(DETERMINERS);
@@ -72,7 +75,8 @@ export interface Alignment extends Readonly<Record<AlignmentVeto, boolean>> {
   /**
    * One side asks for the extreme of a thing both name ("the heaviest elephant"), the other names no extreme
    * at all ("the weight of an elephant"). Only a word in -est before a shared content word reads so: "most"
-   * also counts things ("most people"), and "the easiest way to" qualifies no thing.
+   * also counts things ("most people"), "the easiest way to" qualifies no thing, and praise picks no extreme
+   * ("the greatest examples", as "the best").
    */
   readonly superlative: boolean;
   /** Words that trade places around a direction word ("Paris to London" / "London to Paris", "PDF to Word" / "Word document to PDF"). */
@@ -88,6 +92,8 @@ export interface Alignment extends Readonly<Record<AlignmentVeto, boolean>> {
   readonly scope: boolean;
   /** Both sides name numbers, not the same ones, digits and words alike ("2 plus 3" / "2+2", "two" / "four"). */
   readonly numberMismatch: boolean;
+  /** The same name is followed by another model on each side ("Tesla Model 3" / "Tesla Model Y"); see alignment-models.ts. */
+  readonly modelMismatch: boolean;
   /** The sides rank differently: "the third largest" is not "the largest" (an ordinal before a superlative). */
   readonly rank: boolean;
   /** Each side names a unit or currency the other does not ("seconds in a day" / "minutes in a day", "yen" / "yuan"). */
@@ -103,6 +109,8 @@ interface Side {
   /** Index in `words` of each direction word. */
   readonly directions: readonly number[];
   readonly numbers: ReadonlySet<string>;
+  /** Each name word followed by a model, to its models ("Model Y": model → {"Y"}). */
+  readonly models: ReadonlyMap<string, ReadonlySet<string>>;
   readonly units: ReadonlySet<string>;
   /** The place an ordinal gives a superlative ("third largest": "3"), or "" for none. */
   readonly rank: string;
@@ -124,7 +132,17 @@ function readSide(text: string): Side {
   const digits = (text.match(/\d+(?:[.,]\d+)*/g) ?? []).map((number) => number.replace(/,(?=\d{3}\b)/g, ""));
   const directions = words.flatMap((word, i) => (DIRECTION.has(word) ? [i] : []));
   const numbers = new Set([...digits, ...wordNumbers(words)]);
-  return { facts, words, content: positions.map((i) => words[i]), positions, directions, numbers, units: unitsOf(rewritten, words), rank: rankOf(words) };
+  return {
+    facts,
+    words,
+    content: positions.map((i) => words[i]),
+    positions,
+    directions,
+    numbers,
+    models: modelsOf(rewritten),
+    units: unitsOf(rewritten, words),
+    rank: rankOf(words),
+  };
 }
 
 const SUPERLATIVES = new Set(["most", "least", "best", "worst"]);
@@ -136,7 +154,10 @@ const isSuperlative = (word: string) => SUPERLATIVES.has(word) || isEstSuperlati
 /** Whether `x` asks for the extreme of one of its matched content words ("the heaviest elephant") and `y` names no extreme. */
 function asksExtremeOfShared(x: Side, y: Side, isMatched: (k: number) => boolean): boolean {
   if (y.words.some(isSuperlative)) return false;
-  return x.positions.some((position, k) => isMatched(k) && position > 0 && isEstSuperlative(x.words[position - 1]));
+  return x.positions.some((position, k) => {
+    const before = x.words[position - 1];
+    return isMatched(k) && before !== undefined && isEstSuperlative(before) && !PRAISE.has(before);
+  });
 }
 
 /** The place an ordinal gives the superlative after it ("third largest", "21st", "twenty-first tallest": "3", "21"), or "" (first or none). */
@@ -153,21 +174,11 @@ function rankOf(words: readonly string[]): string {
   return "";
 }
 
-/** Same word, same crude stem, a shared base form, or a clipped form of it ("dicts" / "dictionaries"). */
+/** Same word, same crude stem, or a shared base form. */
 function sameWord(a: string, b: string): boolean {
   if (a === b || stem(a) === stem(b)) return true;
-  const lemmasA = lemmasOf(a);
-  const lemmasB = lemmasOf(b);
-  return lemmasA.some((lemma) => lemmasB.includes(lemma)) || clips(a, lemmasA, b) || clips(b, lemmasB, a);
-}
-
-/**
- * Whether `short`, no dictionary word, is the start of `long` cut short ("config" / "configuration", "dict" /
- * "dictionary", "legit" / "legitimate"); letters cut, not a version ("C++" is not "C++11").
- */
-function clips(short: string, shortLemmas: readonly string[], long: string): boolean {
-  const clipped = stem(short);
-  return shortLemmas.length === 0 && clipped.length >= 4 && long.startsWith(clipped) && /^\p{L}{2,}$/u.test(long.slice(clipped.length));
+  const lemmas = lemmasOf(b);
+  return lemmasOf(a).some((lemma) => lemmas.includes(lemma));
 }
 
 /** Matches each word of `a` to at most one unused word of `b` by `matches`, in order, into `toB` (-1: unmatched). */
@@ -183,6 +194,8 @@ function matchWords(a: readonly string[], b: readonly string[], toB: number[], u
 
 /** Around one direction word: the matched content words (indexes into the side's content words) of the spans on each side. */
 interface DirectionSpans {
+  /** The direction word itself. */
+  word: string;
   /** From the previous direction word (or the start), nearest last. */
   before: number[];
   /** Up to the next direction word (or the end), nearest first. */
@@ -195,10 +208,31 @@ function spansAround(side: Side, isMatched: (k: number) => boolean): DirectionSp
     const to = d + 1 < side.directions.length ? side.directions[d + 1] : Infinity;
     const matched = side.positions.flatMap((position, k) => (isMatched(k) ? [[position, k] as const] : []));
     return {
+      word: side.words[at],
       before: matched.filter(([position]) => position > from && position < at).map(([, k]) => k),
       after: matched.filter(([position]) => position > at && position < to).map(([, k]) => k),
     };
   });
+}
+
+/**
+ * A comparison stands before "than" on both sides ("Python faster than C++" / "C++ faster than Python"): the
+ * matched word just before it is the relation, and its arguments are the words before that ("ordered"), unless
+ * the relation reads the same both ways on either side ("different than": "symmetric"). "none" for no
+ * comparison: "compare to" and "next to" read their arguments straight.
+ */
+function comparedAround(
+  a: Side,
+  b: Side,
+  bothThan: boolean,
+  beforeA: readonly number[],
+  beforeB: readonly number[],
+  toB: readonly number[],
+): "ordered" | "symmetric" | "none" {
+  const relationA = beforeA[beforeA.length - 1];
+  const relationB = beforeB[beforeB.length - 1];
+  if (!bothThan || beforeA.length < 2 || beforeB.length < 2 || toB[relationA] !== relationB) return "none";
+  return SYMMETRIC.has(a.content[relationA]) || SYMMETRIC.has(b.content[relationB]) ? "symmetric" : "ordered";
 }
 
 /**
@@ -210,15 +244,13 @@ function spansAround(side: Side, isMatched: (k: number) => boolean): DirectionSp
  */
 function crosses(a: Side, b: Side, toB: readonly number[]): boolean {
   const spansB = spansAround(b, (j) => toB.includes(j));
-  return spansAround(a, (i) => toB[i] >= 0).some(({ before, after }) => {
+  return spansAround(a, (i) => toB[i] >= 0).some(({ word, before, after }) => {
     if (before.length === 0 || after.length === 0) return false;
     const first = toB[after[0]];
     return spansB.some((span) => {
-      // A relation just before the direction word on both sides ("faster than", "more expensive than") is no
-      // argument: the word before it is ("Python faster than C++" / "C++ faster than Python").
-      const related = before.length > 1 && span.before.length > 1 && toB[before[before.length - 1]] === span.before[span.before.length - 1];
-      if (related && SYMMETRIC.has(a.content[before[before.length - 1]])) return false;
-      const last = toB[before[before.length - (related ? 2 : 1)]];
+      const relation = comparedAround(a, b, word === "than" && span.word === "than", before, span.before, toB);
+      if (relation === "symmetric") return false;
+      const last = toB[before[before.length - (relation === "ordered" ? 2 : 1)]];
       return span.after.includes(last) && span.before.includes(first);
     });
   });
@@ -239,7 +271,7 @@ function sameSlot(toB: readonly number[], i: number, j: number, lengthB: number)
 }
 
 /** Whether content word `k` of a side opens a noun phrase ("a landlord", "my tenant"). */
-const isArgument = (s: Side, k: number) => DETERMINER.has(s.words[s.positions[k] - 1]);
+const isArgument = (s: Side, k: number) => s.positions[k] > 0 && DETERMINER.has(s.words[s.positions[k] - 1]);
 
 /**
  * Whether a verb's two arguments trade places: three content words in a row on one side, the first and last
@@ -250,26 +282,45 @@ const isArgument = (s: Side, k: number) => DETERMINER.has(s.words[s.positions[k]
 function swapsArguments(a: Side, b: Side, toB: readonly number[]): boolean {
   return toB.some((j, i) => {
     if (i + 2 >= toB.length || j < 2 || toB[i + 1] !== j - 1 || toB[i + 2] !== j - 2) return false;
-    return a.content[i + 1] === b.content[j - 1] && [i, i + 2].every((k) => isArgument(a, k)) && [j, j - 2].every((k) => isArgument(b, k));
+    const around = a.content[i + 1];
+    if (!sameWord(around, b.content[j - 1]) || SYMMETRIC.has(around)) return false;
+    return [i, i + 2].every((k) => isArgument(a, k)) && [j, j - 2].every((k) => isArgument(b, k));
   });
 }
 
-/** Whether `x` counts several of a noun ("two cakes") that `y` counts as one ("a cake"). */
+/**
+ * Whether `x` counts several of a noun ("two cakes", "twenty one cakes") that `y` counts as one ("a cake"), and
+ * `y` names no such count itself ("an iPhone 7 case" / "iPhone 7 cases") nor one as a least ("more than one moon").
+ */
 function countsSeveralOfOne(x: Side, y: Side): boolean {
   return x.words.some((word, i) => {
-    const count = /^\d+$/.test(word) ? Number(word) : numberRun(x.words, i)?.value;
-    const noun = x.words[i + 1];
-    if (count === undefined || count < 2 || noun === undefined) return false;
-    return y.words.some((other, m) => m > 0 && ONE_OF.has(y.words[m - 1]) && other !== noun && stem(other) === stem(noun));
+    const run = /^\d+$/.test(word) ? { value: Number(word), end: i + 1 } : numberRun(x.words, i);
+    const noun = run && x.words[run.end];
+    if (!run || run.value < 2 || noun === undefined || y.numbers.has(String(run.value))) return false;
+    return y.words.some((other, m) => m > 0 && ONE_OF.has(y.words[m - 1]) && y.words[m - 2] !== "than" && other !== noun && stem(other) === stem(noun));
   });
 }
 
-const fractionOf = (s: Side) => s.words.some((word) => FRACTIONS.has(word));
+/** How far from the thing it takes a part of a fraction word may stand ("half of a cup", "a recipe in half": three words). */
+const FRACTION_REACH = 3;
+
+/** Whether a side takes a part or a multiple of one of its matched content words ("half of a cup", "twice the dose"). */
+function takesFractionOf(s: Side, isMatched: (k: number) => boolean): boolean {
+  return s.positions.some(
+    (position, k) => isMatched(k) && s.words.slice(Math.max(0, position - FRACTION_REACH), position + FRACTION_REACH + 1).some((word) => FRACTIONS.has(word)),
+  );
+}
+
+/** Several against one, or (neither naming a number) a part or a multiple of a shared thing against none. */
+function quantityDiffers(a: Side, b: Side, matchedA: (k: number) => boolean, matchedB: (k: number) => boolean): boolean {
+  if (countsSeveralOfOne(a, b) || countsSeveralOfOne(b, a)) return true;
+  return a.numbers.size + b.numbers.size === 0 && takesFractionOf(a, matchedA) !== takesFractionOf(b, matchedB);
+}
 
 const diminishes = (s: Side) => s.words.some((word) => DIMINISHING.has(word)) && !s.words.some((word) => word === "more" || word === "most");
 
 /** The candidate vetoes an alignment reports. */
-export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "argumentSwap", "quantity", "superlative", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "rank", "unitMismatch"] as const;
+export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "argumentSwap", "quantity", "superlative", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "modelMismatch", "rank", "unitMismatch"] as const;
 export type AlignmentVeto = (typeof ALIGNMENT_VETOES)[number];
 
 /** Aligns two questions (see the module's comment). */
@@ -291,6 +342,8 @@ export function alignQuestions(textA: string, textB: string): Alignment {
   const j = b.content.findIndex((_, k) => !used.has(k));
   const replaced = leftA.length > 0 && leftB.length > 0;
   const short = Math.max(a.content.length, b.content.length) <= MAX_QUESTION_WORDS;
+  const matchedA = (k: number) => toB[k] >= 0;
+  const matchedB = (k: number) => used.has(k);
   return {
     unmatched: [leftA, leftB],
     antonym: leftA.some((x) => leftB.some((y) => wordRelation(x, y) === "antonym")),
@@ -298,12 +351,13 @@ export function alignQuestions(textA: string, textB: string): Alignment {
     wideSubstitution: replaced && leftA.length + leftB.length <= 4 && matched >= 2,
     swapped: short && crosses(a, b, toB),
     argumentSwap: short && swapsArguments(a, b, toB),
-    superlative: short && (asksExtremeOfShared(a, b, (k) => toB[k] >= 0) || asksExtremeOfShared(b, a, (k) => used.has(k))),
-    quantity: short && (countsSeveralOfOne(a, b) || countsSeveralOfOne(b, a) || (fractionOf(a) !== fractionOf(b) && a.numbers.size + b.numbers.size === 0)),
+    superlative: short && (asksExtremeOfShared(a, b, matchedA) || asksExtremeOfShared(b, a, matchedB)),
+    quantity: short && quantityDiffers(a, b, matchedA, matchedB),
     oppositeSmallWord: hasOppositeSmallWord(a, b),
     diminishing: diminishes(a) !== diminishes(b),
     scope: short && scopeDiffers({ words: a.words, content: a.facts.content }, { words: b.words, content: b.facts.content }, sameWord),
     numberMismatch: a.numbers.size > 0 && b.numbers.size > 0 && (a.numbers.size !== b.numbers.size || [...a.numbers].some((number) => !b.numbers.has(number))),
+    modelMismatch: modelsDiffer(a.models, b.models),
     rank: a.rank !== b.rank,
     unitMismatch: short && [...a.units].some((unit) => !b.units.has(unit)) && [...b.units].some((unit) => !a.units.has(unit)),
   };

@@ -270,11 +270,15 @@ export function namesUnmentioned(a: QuestionFacts, b: QuestionFacts): boolean {
   return [...a.entities].some((entity) => !mentions(b, entity, a));
 }
 
-/** One question negates a word that the other, negating nothing, uses ("not good" vs "good"). */
+/**
+ * One question negates a word that the other, negating nothing, uses ("not good" vs "good"). "gluten free"
+ * written apart uses no "gluten": it may be the "gluten-free" of the other side, written without its hyphen.
+ */
 export function negatesWhatOtherAffirms(a: QuestionFacts, b: QuestionFacts): boolean {
   if (a.negated === b.negated) return false;
   const [negating, affirming] = a.negated ? [a, b] : [b, a];
-  return [...negating.negatedStems].some((word) => affirming.stems.has(word));
+  const freeOf = (word: string) => affirming.words.some((other, i) => affirming.words[i + 1] === "free" && stem(other) === word);
+  return [...negating.negatedStems].some((word) => affirming.stems.has(word) && !freeOf(word));
 }
 
 /** One question has a word and the other its opposite, without also having the first (install vs uninstall). */
