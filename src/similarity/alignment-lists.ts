@@ -3,6 +3,7 @@
  * them (see lexical-vetoes.json and scripts/fit-vetoes.ts; a test fails when they change without a new fit), through
  * ALIGNMENT_LISTS below.
  */
+import { NOT_A_MODEL } from "./alignment-models.js";
 import { AMBIGUOUS_NUMBER_WORDS, ORDINALS, SCALES, TENS, UNITS } from "./alignment-numbers.js";
 import { SCOPE_LISTS } from "./alignment-scope.js";
 import { AFTER_SECOND, BEFORE_ABBREVIATION, UNIT_ABBREVIATIONS, UNIT_COMPOUNDS, UNIT_NAMES, UNIT_SIGNS } from "./alignment-units.js";
@@ -91,8 +92,8 @@ export const EST_WORDS: readonly string[] = "interest request contest protest fo
 /** Superlatives that praise rather than pick the extreme ("the greatest examples" asks for great ones), as "best" does. */
 export const PRAISE_SUPERLATIVES: readonly string[] = ["greatest", "finest", "coolest", "nicest"];
 
-/** Words that take a part or a multiple of what they qualify ("half a cup" is not "a cup"). */
-export const FRACTION_WORDS: readonly string[] = ["half", "halves", "halve", "quarter", "quarters", "twice", "double", "triple", "thrice"];
+/** Words that take a part or a multiple of what they qualify ("half a cup" is not "a cup"); not "double", a verb's too ("double check"). */
+export const FRACTION_WORDS: readonly string[] = ["half", "halves", "halve", "quarter", "quarters", "twice", "thrice"];
 
 /** Words before a noun that count it as one ("a cake" is not "two cakes"). */
 export const ONE_OF_WORDS: readonly string[] = ["a", "an", "one", "single"];
@@ -136,6 +137,7 @@ export const ALIGNMENT_LISTS = {
   fractions: FRACTION_WORDS,
   oneOf: ONE_OF_WORDS,
   determiners: DETERMINERS,
+  notAModel: NOT_A_MODEL,
   scope: SCOPE_LISTS,
   estWords: EST_WORDS,
   units: UNITS,

@@ -1,18 +1,22 @@
 /**
  * The model or edition written after a name ("Tesla Model 3", "iPhone X", "Windows XP", "World War II"), for the
  * question alignment (alignment.ts): "Model 3" and "Model Y" are two cars, where a number on one side and a
- * letter on the other is no number mismatch.
+ * letter on the other is no number mismatch. The word list is part of ALIGNMENT_LISTS (alignment-lists.ts).
  */
+
+/** Short capitals that are words or common abbreviations, no model ("Should I", "Is Netflix OK", "HOW DO I"). */
+export const NOT_A_MODEL: readonly string[] =
+  "I A AI AM AN AS AT BE BY DO GO HE IF IN IS IT ME MY NO OF OK ON OR PC PM SO TO TV UK UP US WE".split(" ");
 
 const TOKEN = /[\p{L}\p{N}]+/gu;
 /** A word written as a name: capitalised ("Model") or capitalised inside ("iPhone"). */
 const NAME = /^\p{Lu}|^\p{Ll}+\p{Lu}/u;
+/** Between a name and its model: spaces or a hyphen ("Model 3", "Galaxy-S"), not a question's end ("GPA? B"). */
+const MODEL_GAP = /^(?:\s+|-)$/;
+const SENTENCE_END = /[.?!]/;
 const ROMAN_DIGITS: Readonly<Record<string, number>> = { I: 1, V: 5, X: 10, L: 50, C: 100 };
-const ROMAN = /^(?:C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$/;
-/** The text before a sentence's first word. */
-const SENTENCE_START = /(?:^|[.?!]\s*)[^\p{L}\p{N}]*$/u;
-/** Capitals that are words of their own after a capitalised word ("Should I", "Is A ..."). */
-const NOT_A_MODEL = new Set(["I", "A"]);
+const ROMAN = /^(?=.)(?:C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$/;
+const NOT_MODELS = new Set(NOT_A_MODEL);
 
 /** A Roman numeral's value ("XIV": 14). */
 function romanValue(numeral: string): number {
@@ -25,37 +29,51 @@ function romanValue(numeral: string): number {
 }
 
 /**
- * What a word after a name designates, as a value: up to three digits and Roman numerals by value ("II", "2"),
+ * What a word designates as a model, as a value: up to three digits and Roman numerals by value ("II", "2"),
  * one or two other capitals as written ("Y", "XP"). Four digits are a year or an amount ("IPL 2016", "Rs 1000").
  */
 function designation(token: string): string | undefined {
   if (/^\d{1,3}$/.test(token)) return String(Number(token));
-  if (!/^\p{Lu}{1,2}$/u.test(token) || NOT_A_MODEL.has(token)) return undefined;
+  if (!/^\p{Lu}{1,2}$/u.test(token) || NOT_MODELS.has(token)) return undefined;
   return ROMAN.test(token) ? String(romanValue(token)) : token;
 }
 
-/**
- * Each name word followed by a model, lower-cased, to the models it is followed by ("Tesla Model Y": model →
- * {"Y"}; "Rs 500 and Rs 200": rs → {"500", "200"}). A capital that opens a sentence is no name ("Is A ...").
- */
-export function modelsOf(text: string): ReadonlyMap<string, ReadonlySet<string>> {
-  const tokens = [...text.matchAll(TOKEN)];
-  const models = new Map<string, Set<string>>();
-  for (let i = 1; i < tokens.length; i++) {
-    const [name] = tokens[i - 1];
-    if (!NAME.test(name) || SENTENCE_START.test(text.slice(0, tokens[i - 1].index))) continue;
-    const value = designation(tokens[i][0]);
-    if (value === undefined) continue;
-    const key = name.toLowerCase();
-    models.set(key, (models.get(key) ?? new Set<string>()).add(value));
-  }
-  return models;
+/** What a side names after its names, and every model-like word it has anywhere (for the other side to find). */
+export interface Models {
+  /** Each name word, lower-cased, to the models right after it ("Tesla Model Y": model → {"Y"}). */
+  readonly byName: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Every word that could designate a model, as its value ("Python 3 or 2": {"3", "2"}). */
+  readonly all: ReadonlySet<string>;
 }
 
-/** Whether a name is followed by other models on each side ("Model 3" / "Model Y"; "iPhone X" and "iPhone 10" agree). */
-export function modelsDiffer(a: ReadonlyMap<string, ReadonlySet<string>>, b: ReadonlyMap<string, ReadonlySet<string>>): boolean {
-  return [...a].some(([name, models]) => {
-    const other = b.get(name);
-    return other !== undefined && ![...models].some((model) => other.has(model));
+/** Reads a text's models. A capital that opens a sentence is no name ("Is A ..."). */
+export function modelsOf(text: string): Models {
+  const tokens = [...text.matchAll(TOKEN)];
+  const byName = new Map<string, Set<string>>();
+  const all = new Set<string>();
+  tokens.forEach(([token], i) => {
+    const value = designation(token);
+    if (value === undefined) return;
+    all.add(value);
+    if (i === 0) return;
+    const [name] = tokens[i - 1];
+    const nameAt = tokens[i - 1].index;
+    const opensSentence = i === 1 || SENTENCE_END.test(text.slice(tokens[i - 2].index + tokens[i - 2][0].length, nameAt));
+    if (!NAME.test(name) || opensSentence || !MODEL_GAP.test(text.slice(nameAt + name.length, tokens[i].index))) return;
+    const key = name.toLowerCase();
+    byName.set(key, (byName.get(key) ?? new Set<string>()).add(value));
+  });
+  return { byName, all };
+}
+
+/**
+ * Whether a name is followed by other models on the two sides, neither side naming the other's anywhere
+ * ("Model 3" / "Model Y"; "iPhone X" and "iPhone 10" agree, and "Python 3 or Python 2" / "Python 3 or 2" name
+ * the same two).
+ */
+export function modelsDiffer(a: Models, b: Models): boolean {
+  return [...a.byName].some(([name, models]) => {
+    const other = b.byName.get(name);
+    return other !== undefined && ![...models].some((model) => b.all.has(model)) && ![...other].some((model) => a.all.has(model));
   });
 }

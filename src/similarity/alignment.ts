@@ -23,7 +23,7 @@ import {
   SYMMETRIC_WORDS,
   WEAK_WORDS,
 } from "./alignment-lists.js";
-import { modelsDiffer, modelsOf } from "./alignment-models.js";
+import { modelsDiffer, modelsOf, type Models } from "./alignment-models.js";
 import { cardinal, numberRun, wordNumbers } from "./alignment-numbers.js";
 import { scopeDiffers } from "./alignment-scope.js";
 import { unitsOf } from "./alignment-units.js";
@@ -109,8 +109,8 @@ interface Side {
   /** Index in `words` of each direction word. */
   readonly directions: readonly number[];
   readonly numbers: ReadonlySet<string>;
-  /** Each name word followed by a model, to its models ("Model Y": model → {"Y"}). */
-  readonly models: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The models written after names ("Model Y"), and every model-like word. */
+  readonly models: Models;
   readonly units: ReadonlySet<string>;
   /** The place an ordinal gives a superlative ("third largest": "3"), or "" for none. */
   readonly rank: string;
@@ -301,14 +301,22 @@ function countsSeveralOfOne(x: Side, y: Side): boolean {
   });
 }
 
-/** How far from the thing it takes a part of a fraction word may stand ("half of a cup", "a recipe in half": three words). */
-const FRACTION_REACH = 3;
+/** Words between a fraction and what it takes a part of ("half of a cup", "twice the dose"). */
+const FRACTION_LINKS = new Set(["of", "a", "an", "the"]);
 
-/** Whether a side takes a part or a multiple of one of its matched content words ("half of a cup", "twice the dose"). */
+/**
+ * Whether a side takes a part or a multiple of one of its matched content words: the fraction just before it,
+ * but for "of", "a", "an" and "the" ("half of a cup", "twice the dose"), or "in half" just after it ("cut a
+ * recipe in half"). A fraction of something else ("English in half a year") does not count.
+ */
 function takesFractionOf(s: Side, isMatched: (k: number) => boolean): boolean {
-  return s.positions.some(
-    (position, k) => isMatched(k) && s.words.slice(Math.max(0, position - FRACTION_REACH), position + FRACTION_REACH + 1).some((word) => FRACTIONS.has(word)),
-  );
+  return s.positions.some((position, k) => {
+    if (!isMatched(k)) return false;
+    let before = position - 1;
+    while (before >= 0 && FRACTION_LINKS.has(s.words[before])) before--;
+    const inHalfAfter = s.words[position + 1] === "in" && FRACTIONS.has(s.words[position + 2]) && !FRACTION_LINKS.has(s.words[position + 3]);
+    return (before >= 0 && FRACTIONS.has(s.words[before])) || inHalfAfter;
+  });
 }
 
 /** Several against one, or (neither naming a number) a part or a multiple of a shared thing against none. */
@@ -357,7 +365,7 @@ export function alignQuestions(textA: string, textB: string): Alignment {
     diminishing: diminishes(a) !== diminishes(b),
     scope: short && scopeDiffers({ words: a.words, content: a.facts.content }, { words: b.words, content: b.facts.content }, sameWord),
     numberMismatch: a.numbers.size > 0 && b.numbers.size > 0 && (a.numbers.size !== b.numbers.size || [...a.numbers].some((number) => !b.numbers.has(number))),
-    modelMismatch: modelsDiffer(a.models, b.models),
+    modelMismatch: short && modelsDiffer(a.models, b.models),
     rank: a.rank !== b.rank,
     unitMismatch: short && [...a.units].some((unit) => !b.units.has(unit)) && [...b.units].some((unit) => !a.units.has(unit)),
   };

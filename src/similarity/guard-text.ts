@@ -101,6 +101,8 @@ export interface QuestionFacts {
   readonly negated: boolean;
   /** Stems of what is negated: the first content word after each negation, in the same clause. */
   readonly negatedStems: ReadonlySet<string>;
+  /** Stems of what an "X-free" negates ("gluten-free": gluten), which "gluten free" written apart may mean too. */
+  readonly freeOf: ReadonlySet<string>;
   /** The first question word (what, why, how, ...), or "". */
   readonly questionWord: string;
   /** Number of words. */
@@ -214,6 +216,7 @@ function readFacts(written: string): QuestionFacts {
     words: lower,
     negated: lower.some(isNegation),
     negatedStems: negatedStemsOf(text),
+    freeOf: new Set([...written.matchAll(FREE_OF)].map(([, word]) => stem(word))),
     questionWord: lower.find((word) => QUESTION_WORDS.has(word)) ?? "",
     length: words.length,
   };
@@ -272,13 +275,13 @@ export function namesUnmentioned(a: QuestionFacts, b: QuestionFacts): boolean {
 
 /**
  * One question negates a word that the other, negating nothing, uses ("not good" vs "good"). "gluten free"
- * written apart uses no "gluten": it may be the "gluten-free" of the other side, written without its hyphen.
+ * written apart is no use of "gluten" against a "gluten-free": it may be the same word without its hyphen.
  */
 export function negatesWhatOtherAffirms(a: QuestionFacts, b: QuestionFacts): boolean {
   if (a.negated === b.negated) return false;
   const [negating, affirming] = a.negated ? [a, b] : [b, a];
-  const freeOf = (word: string) => affirming.words.some((other, i) => affirming.words[i + 1] === "free" && stem(other) === word);
-  return [...negating.negatedStems].some((word) => affirming.stems.has(word) && !freeOf(word));
+  const writtenFree = (word: string) => negating.freeOf.has(word) && affirming.words.some((other, i) => affirming.words[i + 1] === "free" && stem(other) === word);
+  return [...negating.negatedStems].some((word) => affirming.stems.has(word) && !writtenFree(word));
 }
 
 /** One question has a word and the other its opposite, without also having the first (install vs uninstall). */

@@ -104,6 +104,7 @@ describe("guard text facts", () => {
     expect(opposed("What foods are gluten-free?", "What foods contain gluten?")).toBe(true);
     expect(opposed("Is sugar-free gum bad for you?", "Is gum without sugar bad for you?")).toBe(false);
     expect(opposed("Is gelato dairy-free?", "Why is gelato dairy free?")).toBe(false);
+    expect(opposed("Why isn't gluten free bread healthy?", "Why is gluten free bread healthy?")).toBe(true);
     expect(opposed("Why can't I sleep?", "Why do I sleep so much?")).toBe(true);
     expect(opposed("How do I make tea?", "How do I make tea without milk?")).toBe(false);
     expect(opposed("The parameter is not mandatory.", "The parameter is optional.")).toBe(false);
