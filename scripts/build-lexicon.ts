@@ -7,8 +7,8 @@
  * Kept: single-word lemmas of nouns, verbs, adjectives and adverbs with their first `--senses` senses (the
  * common ones: WordNet orders senses by frequency, and rare senses would relate words nobody means alike), and
  * for each synset the synsets it points to: hypernyms (is-a), similar-to (adjective clusters), derivation,
- * pertainym (the same idea as another part of speech) and attribute (a measure and the adjectives that ask for
- * it: "age" / "old", "distance" / "far"); and the antonym pairs of those senses. Written as
+ * pertainym (the same idea as another part of speech) and attribute (from an adjective to the measure it
+ * asks for: "old" / "age", "far" / "distance"); and the antonym pairs of those senses. Written as
  * plain text, one record a line, so it loads lazily and fast (src/similarity/lexicon.ts reads it).
  */
 import { readFileSync, writeFileSync } from "node:fs";
