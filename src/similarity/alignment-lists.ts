@@ -3,6 +3,16 @@
  * them (see lexical-vetoes.json and scripts/fit-vetoes.ts; a test fails when they change without a new fit), through
  * ALIGNMENT_LISTS below.
  */
+import {
+  ALIKE_KINDS,
+  DISTANCE_NOUNS,
+  HOW_KINDS,
+  KIND_BREAKERS,
+  KIND_NOUNS,
+  PHRASE_PREPOSITIONS,
+  QUESTION_AUXILIARIES,
+  TIME_NOUNS,
+} from "./alignment-answer-kind.js";
 import { NOT_A_MODEL } from "./alignment-models.js";
 import { AMBIGUOUS_NUMBER_WORDS, ORDINALS, SCALES, TENS, UNITS } from "./alignment-numbers.js";
 import { SCOPE_LISTS } from "./alignment-scope.js";
@@ -70,6 +80,9 @@ export const MAX_QUESTION_WORDS = 9;
 /** Words that give the words around them a direction: "miles to km" is not "km to miles". */
 export const DIRECTION_WORDS: readonly string[] = ["to", "into", "from", "than", "vs", "versus", "onto", "toward", "towards", "over", "under"];
 
+/** Direction words that point the other way from "from": "from Delhi to Mumbai" is "to Mumbai from Delhi". */
+export const TOWARD_WORDS: readonly string[] = ["to", "into", "onto", "toward", "towards"];
+
 /** Comparisons before "than" that read the same both ways: "Python different than Java" asks of "Java different than Python". */
 export const SYMMETRIC_WORDS: readonly string[] = ["different", "differ", "differs"];
 
@@ -110,6 +123,8 @@ export const SPELLED: ReadonlyArray<readonly [RegExp, string]> = [
   [/(^|[^\p{L}])f#/giu, "$1fsharp"],
   [/(^|[^\p{L}])c\+\+/giu, "$1cplusplus"],
   [/(^|[^\p{L}])\.net\b/giu, "$1dotnet"],
+  // "AT&T", "H&M", "R&D": one name, not "at" and "t".
+  [/(\p{L})&(?=\p{L})/gu, "$1and"],
 ];
 
 /** Phrasal verbs read as the one word they mean ("turn on dark mode" asks "enable dark mode"). */
@@ -130,6 +145,7 @@ export const ALIGNMENT_LISTS = {
   weak: WEAK_WORDS,
   maxQuestionWords: MAX_QUESTION_WORDS,
   direction: DIRECTION_WORDS,
+  toward: TOWARD_WORDS,
   symmetric: SYMMETRIC_WORDS,
   praise: PRAISE_SUPERLATIVES,
   oppositeSmallWords: OPPOSITE_SMALL_WORDS,
@@ -138,6 +154,16 @@ export const ALIGNMENT_LISTS = {
   oneOf: ONE_OF_WORDS,
   determiners: DETERMINERS,
   notAModel: NOT_A_MODEL,
+  answerKinds: {
+    how: HOW_KINDS,
+    breakers: KIND_BREAKERS,
+    nouns: KIND_NOUNS,
+    distances: DISTANCE_NOUNS,
+    times: TIME_NOUNS,
+    auxiliaries: QUESTION_AUXILIARIES,
+    prepositions: PHRASE_PREPOSITIONS,
+    alike: ALIKE_KINDS,
+  },
   scope: SCOPE_LISTS,
   estWords: EST_WORDS,
   units: UNITS,

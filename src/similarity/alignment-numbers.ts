@@ -4,7 +4,7 @@
  */
 export const UNITS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split(" ");
 export const TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split(" ");
-export const SCALES: Readonly<Record<string, number>> = { hundred: 100, thousand: 1000, million: 1e6, billion: 1e9 };
+export const SCALES: Readonly<Record<string, number>> = { dozen: 12, hundred: 100, thousand: 1000, million: 1e6, billion: 1e9 };
 export const ORDINALS: Readonly<Record<string, string>> = { first: "one", second: "two", third: "three", fifth: "five", eighth: "eight", ninth: "nine", twelfth: "twelve" };
 /** Number words that are usually not numbers ("one should", "a second opinion", "at first"), unless part of a longer number. */
 export const AMBIGUOUS_NUMBER_WORDS = new Set(["one", "first", "second"]);

@@ -21,13 +21,15 @@ import {
   PRAISE_SUPERLATIVES,
   SPELLED,
   SYMMETRIC_WORDS,
+  TOWARD_WORDS,
   WEAK_WORDS,
 } from "./alignment-lists.js";
+import { answerKindsDiffer, questionPhraseOf, type QuestionPhrase } from "./alignment-answer-kind.js";
 import { modelsDiffer, modelsOf, type Models } from "./alignment-models.js";
 import { cardinal, numberRun, wordNumbers } from "./alignment-numbers.js";
 import { scopeDiffers } from "./alignment-scope.js";
 import { unitsOf } from "./alignment-units.js";
-import { questionFacts, readRemembered, stem, type QuestionFacts } from "./guard-text.js";
+import { contractedWords, questionFacts, readRemembered, sentenceStarts, stem, type QuestionFacts } from "./guard-text.js";
 import { lemmasOf, wordRelation } from "./lexicon.js";
 
 // The lists' digest, exported here as before (lexical-vetoes.ts imports it from this file).
@@ -47,6 +49,15 @@ const PRAISE = new Set(PRAISE_SUPERLATIVES);
 const FRACTIONS = new Set(FRACTION_WORDS);
 const ONE_OF = new Set(ONE_OF_WORDS);
 const DETERMINER = new Set(DETERMINERS);
+const TOWARD = new Set(TOWARD_WORDS);
+
+/** "from" facing "to" (or "into", ...): the same route read from its other end ("from Delhi to Mumbai" / "to Mumbai from Delhi"). */
+const facing = (x: string, y: string) => (x === "from" && TOWARD.has(y)) || (TOWARD.has(x) && y === "from");
+/**
+ * Whether a side's direction word reads as one end of a route: a "from" only with a "to" (or "into", ...) beside it
+ * ("from Delhi to Mumbai"; "keep my cat from biting" / "train my cat to stop biting" names no route).
+ */
+const routeEnd = (s: Side, word: string) => word !== "from" || s.words.some((other) => TOWARD.has(other));
 
 /** What the alignment of two questions found; each flag is a candidate veto (lexical-vetoes.json keeps the ones chosen). */
 export interface Alignment extends Readonly<Record<AlignmentVeto, boolean>> {
@@ -98,6 +109,8 @@ export interface Alignment extends Readonly<Record<AlignmentVeto, boolean>> {
   readonly rank: boolean;
   /** Each side names a unit or currency the other does not ("seconds in a day" / "minutes in a day", "yen" / "yuan"). */
   readonly unitMismatch: boolean;
+  /** The sides ask for different kinds of answer ("how long" / "how far", "when" / "where"); see alignment-answer-kind.ts. */
+  readonly answerKind: boolean;
 }
 
 interface Side {
@@ -114,6 +127,8 @@ interface Side {
   readonly units: ReadonlySet<string>;
   /** The place an ordinal gives a superlative ("third largest": "3"), or "" for none. */
   readonly rank: string;
+  /** Its question phrase: the kind of answer it asks for ("how far": a distance) and the word that names it. */
+  readonly phrase: QuestionPhrase;
 }
 
 /**
@@ -142,6 +157,8 @@ function readSide(text: string): Side {
     models: modelsOf(rewritten),
     units: unitsOf(rewritten, words),
     rank: rankOf(words),
+    // The facts' words are read from the same text (its rewrites keep the count of words), so the starts index them.
+    phrase: questionPhraseOf(words, sentenceStarts(rewritten), contractedWords(rewritten)),
   };
 }
 
@@ -192,6 +209,20 @@ function matchWords(a: readonly string[], b: readonly string[], toB: number[], u
   });
 }
 
+/** Whether word `name` of one side is a name whose initials are word `initials` of the other, written in capitals. */
+const standsFor = (facts: QuestionFacts, name: string, other: QuestionFacts, initials: string) =>
+  facts.nameInitials.get(name) === initials && other.acronyms.has(initials);
+
+/** Question phrases asking for the same kind of answer match, whatever their words ("how long" / "how much time"). */
+function matchPhrases(a: Side, b: Side, toB: number[], used: Set<number>): void {
+  if (a.phrase.kind === "" || a.phrase.kind !== b.phrase.kind) return;
+  const i = a.positions.indexOf(a.phrase.word);
+  const j = b.positions.indexOf(b.phrase.word);
+  if (i < 0 || j < 0) return;
+  toB[i] = j;
+  used.add(j);
+}
+
 /** Around one direction word: the matched content words (indexes into the side's content words) of the spans on each side. */
 interface DirectionSpans {
   /** The direction word itself. */
@@ -240,7 +271,9 @@ function comparedAround(
  * MySQL to PostgreSQL" / "from PostgreSQL to MySQL", "a file from my machine to a server" / "from a server to
  * my machine"): for a direction word of each side, the word just before it on one side is in the span after
  * it on the other, and the word just after it in the span before. Words a rewording merely moves elsewhere do
- * not count.
+ * not count. Against a direction word facing it ("to" / "from"), the words cross when the route is the same
+ * ("from Delhi to Mumbai" / "to Mumbai from Delhi"), and, where its "from" names a route, stand in the same
+ * order when it is turned round ("from Delhi to Mumbai" / "to Delhi from Mumbai").
  */
 function crosses(a: Side, b: Side, toB: readonly number[]): boolean {
   const spansB = spansAround(b, (j) => toB.includes(j));
@@ -251,7 +284,8 @@ function crosses(a: Side, b: Side, toB: readonly number[]): boolean {
       const relation = comparedAround(a, b, word === "than" && span.word === "than", before, span.before, toB);
       if (relation === "symmetric") return false;
       const last = toB[before[before.length - (relation === "ordered" ? 2 : 1)]];
-      return span.after.includes(last) && span.before.includes(first);
+      if (!facing(word, span.word)) return span.after.includes(last) && span.before.includes(first);
+      return routeEnd(a, word) && routeEnd(b, span.word) && span.before.includes(last) && span.after.includes(first);
     });
   });
 }
@@ -288,16 +322,24 @@ function swapsArguments(a: Side, b: Side, toB: readonly number[]): boolean {
   });
 }
 
+/** How far after a count or an article its noun may stand: past one adjective ("two large pizzas", "a large pizza"). */
+const NOUN_REACH = 2;
+
 /**
- * Whether `x` counts several of a noun ("two cakes", "twenty one cakes") that `y` counts as one ("a cake"), and
- * `y` names no such count itself ("an iPhone 7 case" / "iPhone 7 cases") nor one as a least ("more than one moon").
+ * Whether `x` counts several of a noun ("two cakes", "twenty one cakes", "two large pizzas") that `y` counts as one
+ * ("a cake", "a large pizza"), and `y` names no such count itself ("an iPhone 7 case" / "iPhone 7 cases") nor one
+ * as a least ("more than one moon"), nor counts after its article ("an 8-year-old" / "5 years old").
  */
 function countsSeveralOfOne(x: Side, y: Side): boolean {
   return x.words.some((word, i) => {
     const run = /^\d+$/.test(word) ? { value: Number(word), end: i + 1 } : numberRun(x.words, i);
-    const noun = run && x.words[run.end];
-    if (!run || run.value < 2 || noun === undefined || y.numbers.has(String(run.value))) return false;
-    return y.words.some((other, m) => m > 0 && ONE_OF.has(y.words[m - 1]) && y.words[m - 2] !== "than" && other !== noun && stem(other) === stem(noun));
+    if (!run || run.value < 2 || y.numbers.has(String(run.value))) return false;
+    const counted = x.words.slice(run.end, run.end + NOUN_REACH);
+    return y.words.some((one, m) => {
+      // An article before a count counts no one thing ("an 8-year-old", "a 3 day trip").
+      if (!ONE_OF.has(one) || y.words[m - 1] === "than" || /^\d/.test(y.words[m + 1] ?? "") || numberRun(y.words, m + 1)) return false;
+      return y.words.slice(m + 1, m + 1 + NOUN_REACH).some((other) => counted.some((noun) => other !== noun && stem(other) === stem(noun)));
+    });
   });
 }
 
@@ -328,7 +370,7 @@ function quantityDiffers(a: Side, b: Side, matchedA: (k: number) => boolean, mat
 const diminishes = (s: Side) => s.words.some((word) => DIMINISHING.has(word)) && !s.words.some((word) => word === "more" || word === "most");
 
 /** The candidate vetoes an alignment reports. */
-export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "argumentSwap", "quantity", "superlative", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "modelMismatch", "rank", "unitMismatch"] as const;
+export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "argumentSwap", "quantity", "superlative", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "modelMismatch", "rank", "unitMismatch", "answerKind"] as const;
 export type AlignmentVeto = (typeof ALIGNMENT_VETOES)[number];
 
 /** Aligns two questions (see the module's comment). */
@@ -337,12 +379,15 @@ export function alignQuestions(textA: string, textB: string): Alignment {
   const b = side(textB);
   const toB = a.content.map(() => -1);
   const used = new Set<number>();
+  matchPhrases(a, b, toB, used);
   matchWords(a.content, b.content, toB, used, sameWord);
   // The lexicon only for what the words themselves did not settle.
   matchWords(a.content, b.content, toB, used, (x, y) => {
     const relation = wordRelation(x, y);
     return relation === "synonym" || relation === "linked";
   });
+  // A name written as its initials ("JS" for "JavaScript").
+  matchWords(a.content, b.content, toB, used, (x, y) => standsFor(a.facts, x, b.facts, y) || standsFor(b.facts, y, a.facts, x));
   const leftA = a.content.filter((_, i) => toB[i] < 0);
   const leftB = b.content.filter((_, j) => !used.has(j));
   const matched = toB.filter((j) => j >= 0).length;
@@ -368,5 +413,6 @@ export function alignQuestions(textA: string, textB: string): Alignment {
     modelMismatch: short && modelsDiffer(a.models, b.models),
     rank: a.rank !== b.rank,
     unitMismatch: short && [...a.units].some((unit) => !b.units.has(unit)) && [...b.units].some((unit) => !a.units.has(unit)),
+    answerKind: short && answerKindsDiffer(a.phrase.kind, b.phrase.kind),
   };
 }

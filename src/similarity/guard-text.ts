@@ -91,7 +91,7 @@ export interface QuestionFacts {
    * ("Pros", "Sunnis"; not "AWS", "XS" or a model's "S"); and the names that end in one ("macbookpros").
    */
   readonly plurals: ReadonlySet<string>;
-  /** The initials of each name of two or more words ("machinelearning" → "ml"). */
+  /** The initials of each name of two or more words or parts ("machinelearning" → "ml", "javascript" → "js"). */
   readonly nameInitials: ReadonlyMap<string, string>;
   /** Words written in capitals ("ML", "US"), lower-cased: they may stand for initials. */
   readonly acronyms: ReadonlySet<string>;
@@ -116,6 +116,11 @@ const CLITIC = /['’](?:s|re|ll|ve|d|m)$/;
 /** Lower-cased words; clitics carry no meaning of their own here ("what's" asks what), "n't" stays: it negates. */
 function lowerWords(text: string): string[] {
   return (text.match(WORD) ?? []).map((word) => word.toLowerCase().replace(CLITIC, ""));
+}
+
+/** Indexes of the words written with "'s" or "'re" ("Where's the station?"), which the lower-cased words have lost. */
+export function contractedWords(text: string): Set<number> {
+  return new Set((text.match(WORD) ?? []).flatMap((word, i) => (/['’](?:s|re)$/i.test(word) ? [i] : [])));
 }
 
 const WRITTEN_PLURAL = /^\p{L}[\p{L}\p{N}]*\p{Ll}s$/u;
@@ -143,7 +148,7 @@ function negatedStemsOf(text: string): Set<string> {
 }
 
 /** Indexes of the words that begin a sentence. */
-function sentenceStarts(text: string): Set<number> {
+export function sentenceStarts(text: string): Set<number> {
   const starts = new Set<number>([0]);
   let offset = 0;
   for (const sentence of text.split(/(?<=[.?!])\s+/).slice(0, -1)) {
@@ -155,6 +160,8 @@ function sentenceStarts(text: string): Set<number> {
 
 const CAPITALISED = /^\p{Lu}/u;
 const CAPITALISED_INSIDE = /^\p{Ll}+\p{Lu}/u;
+/** Capitalised words run together ("JavaScript", "YouTube", "GitHub"): a name even first in a sentence, with initials. */
+const CAMEL_CASE = /^(?:\p{Lu}\p{Ll}+){2,}$/u;
 
 /**
  * Names as runs of capitalised words or words capitalised inside (see QuestionFacts.entities), each with its
@@ -163,14 +170,19 @@ const CAPITALISED_INSIDE = /^\p{Ll}+\p{Lu}/u;
 function namesOf(words: readonly string[], lower: readonly string[], starts: ReadonlySet<number>): Map<string, { initials: string; last: number }> {
   // "I", and "I'm", "I've": the speaker, never a name.
   const inName = (i: number) =>
-    i < words.length && lower[i] !== "i" && ((!starts.has(i) && CAPITALISED.test(words[i])) || CAPITALISED_INSIDE.test(words[i]));
+    i < words.length &&
+    lower[i] !== "i" &&
+    ((!starts.has(i) && CAPITALISED.test(words[i])) || CAPITALISED_INSIDE.test(words[i]) || CAMEL_CASE.test(words[i]));
   const names = new Map<string, { initials: string; last: number }>();
   for (let i = 0; i < words.length; i++) {
     if (!inName(i)) continue;
     let end = i + 1;
     while (inName(end)) end++;
     const run = lower.slice(i, end);
-    names.set(run.join(""), { initials: run.map((word) => word[0]).join(""), last: end - 1 });
+    // Capitalised words run together have the initials of their parts: "JavaScript" is "JS" ("iOS", "IPv6" have none).
+    const capitals = end - i === 1 && CAMEL_CASE.test(words[i]) ? (words[i].match(/\p{Lu}/gu) ?? []) : [];
+    const initials = end - i === 1 ? capitals.join("").toLowerCase() : run.map((word) => word[0]).join("");
+    names.set(run.join(""), { initials, last: end - 1 });
     i = end - 1;
   }
   return names;
@@ -247,13 +259,15 @@ function isPluralOf(word: string, name: string): boolean {
 
 /**
  * Whether `other` mentions the entity of `facts`: in words, written together or apart ("Huggingface" for
- * "Hugging Face"), in the plural, or as initials ("ML" for "Machine Learning", "machine learning" for "ML").
+ * "Hugging Face"), in the plural, or as initials ("ML" for "Machine Learning", "machine learning" for "ML", "JS"
+ * for "JavaScript").
  */
 function mentions(other: QuestionFacts, entity: string, facts: QuestionFacts): boolean {
   const initials = facts.nameInitials.get(entity);
   if (initials && other.acronyms.has(initials)) return true;
   const words = other.words;
   const acronym = facts.acronyms.has(entity);
+  if (acronym && [...other.nameInitials.values()].includes(entity)) return true;
   for (let i = 0; i < words.length; i++) {
     let joined = "";
     for (let j = i; j < words.length; j++) {

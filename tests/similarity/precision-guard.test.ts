@@ -49,6 +49,11 @@ describe("guard text facts", () => {
     expect([...facts.entities]).toEqual(["huggingface", "machinelearning", "us"]);
     expect(Object.fromEntries(facts.nameInitials)).toEqual({ huggingface: "hf", machinelearning: "ml" });
     expect([...facts.acronyms]).toEqual(["us"]);
+    // One word capitalised inside has the initials of its parts; "iPhone" has one, no initials.
+    expect(Object.fromEntries(questionFacts("Is JavaScript on YouTube or an iPhone?").nameInitials)).toEqual({ javascript: "js", youtube: "yt" });
+    expect(Object.fromEntries(questionFacts("Does macOS or iOS use IPv6?").nameInitials)).toEqual({});
+    // Capitalised words run together are a name even first in a sentence.
+    expect([...questionFacts("JavaScript or TypeScript?").entities]).toEqual(["javascript", "typescript"]);
   });
 
   it("takes a word capitalised inside for a name wherever it stands (iPhone, macOS, eBay)", () => {
@@ -65,6 +70,9 @@ describe("guard text facts", () => {
     expect(unmentioned("Is Huggingface free?", "Is Hugging Face free?")).toBe(false);
     expect(unmentioned("What is ML used for?", "What is machine learning used for?")).toBe(false);
     expect(unmentioned("What is Machine Learning used for?", "What is ML used for?")).toBe(false);
+    expect(unmentioned("What is JS used for?", "What is JavaScript used for?")).toBe(false);
+    expect(unmentioned("What is JavaScript used for?", "What is JS used for?")).toBe(false);
+    expect(unmentioned("What is TS used for?", "What is JavaScript used for?")).toBe(true);
     // Initials stand only for the words in the same order, and only when written in capitals.
     expect(unmentioned("What is ML used for?", "What is learning machine used for?")).toBe(true);
     expect(unmentioned("Where is Ml?", "Where is my laptop?")).toBe(true);

@@ -1,0 +1,150 @@
+/**
+ * What kind of answer a question asks for, read from its question phrase, for the question alignment
+ * (alignment.ts): "How long does it take to drive to Boston?" asks a duration, "How far is Boston?" a distance,
+ * "How much does it cost?" an amount. Two questions that share every other word but ask for different kinds of
+ * answer are different questions. The word lists are part of ALIGNMENT_LISTS (alignment-lists.ts).
+ */
+
+/** The kinds of answer told apart; "" when the question phrase names none ("what", "how" for a manner, none). */
+export type AnswerKind = "time" | "place" | "person" | "reason" | "duration" | "distance" | "age" | "amount" | "";
+
+/**
+ * What "how X" asks for, by X. How much and how many are one kind: rewordings trade them ("how much calories").
+ * Not "fast" or "quickly": a speed or a time ("How fast can a cheetah run?", "How quickly does ibuprofen work?");
+ * nor "soon", a time or a duration ("How soon can I get a passport?": when, or how long it takes).
+ */
+export const HOW_KINDS: Readonly<Record<string, AnswerKind>> = {
+  long: "duration",
+  far: "distance",
+  old: "age",
+  much: "amount",
+  many: "amount",
+};
+
+/**
+ * The word after "how X" that takes the kind away: "how long ago" asks when, "how long is the Nile" a length or
+ * a duration, "how far in advance" or "how far along" no distance, "how much more" or "how much longer" a change.
+ */
+export const KIND_BREAKERS: Readonly<Record<string, readonly string[]>> = {
+  long: ["ago", "is", "are", "was", "were"],
+  far: ["in", "back", "ahead", "along", "into"],
+  much: ["more", "less"],
+  many: ["more", "fewer"],
+};
+
+/**
+ * The noun after "what" or "which" that names the kind ("what year", "at what age"). Not a place ("which
+ * country" may ask who: "Who won the World Cup?" / "Which country won the World Cup?").
+ */
+export const KIND_NOUNS: Readonly<Record<string, AnswerKind>> = Object.fromEntries([
+  ...["year", "date", "day", "time", "month", "century"].map((noun) => [noun, "time"]),
+  ...["age"].map((noun) => [noun, "age"]),
+  ...["reason", "reasons"].map((noun) => [noun, "reason"]),
+]);
+
+/** Lengths after "how many" or "how much": "how many miles" asks how far. */
+export const DISTANCE_NOUNS: readonly string[] = "distance miles mile kilometers kilometres km kms meters metres feet foot yards inches".split(" ");
+
+/**
+ * Times after "how many" or "how much": "how much time" asks how long, and "how many months" may too ("How many
+ * months does it take?") or count them ("How many days a week?"), so it names no kind.
+ */
+export const TIME_NOUNS: readonly string[] =
+  "time seconds minutes hours days weeks months years decades centuries second minute hour day week month year decade century".split(" ");
+
+/** Words after "when" or "where" that make it a question ("When did ...?", "Where to buy ...?"), not a clause ("When I run it, ..."). */
+export const QUESTION_AUXILIARIES: readonly string[] =
+  "is are was were do does did will would can could should shall has have had may might must to".split(" ");
+
+/** Prepositions a question phrase may follow ("In which year ...?", "At what age ...?", "Since when ...?"). */
+export const PHRASE_PREPOSITIONS: readonly string[] = ["in", "at", "on", "for", "of", "by", "from", "to", "since", "until", "till", "during"];
+
+/**
+ * Kinds one answer can serve: an age is when it happened and how long it has been ("When did you realise?" / "At
+ * what age did you realise?", "How old is the universe?" / "How long has the universe existed?"); a count may be
+ * in units of length ("How many feet are in a mile?" / "How much is a mile in feet?").
+ */
+export const ALIKE_KINDS: ReadonlyArray<readonly [AnswerKind, AnswerKind]> = [
+  ["age", "time"],
+  ["age", "duration"],
+  ["amount", "distance"],
+];
+
+const BREAKERS = new Map(Object.entries(KIND_BREAKERS).map(([word, breakers]) => [word, new Set(breakers)]));
+const DISTANCES = new Set(DISTANCE_NOUNS);
+const TIMES = new Set(TIME_NOUNS);
+const AUXILIARIES = new Set(QUESTION_AUXILIARIES);
+const PREPOSITIONS = new Set(PHRASE_PREPOSITIONS);
+
+/**
+ * The kind of answer a question phrase asks for, and the index of the word that only asks for it ("long" in "how
+ * long", "time" in "how much time"; -1: none). A noun after "what" or "how many" says more than the kind ("what
+ * year" / "what month", "how many feet" / "how many yards"): it is compared as any other word.
+ */
+export interface QuestionPhrase {
+  readonly kind: AnswerKind;
+  readonly word: number;
+}
+
+const NONE: QuestionPhrase = { kind: "", word: -1 };
+
+/** A comparative after "how much" ("how much longer", "how much bigger"). */
+const isComparative = (word: string) => word.length > 4 && word.endsWith("er");
+
+/** The question phrase of "how" at word `i` ("how long", "how many miles", "how much time"). */
+function howPhrase(words: readonly string[], i: number): QuestionPhrase {
+  const next = words[i + 1] ?? "";
+  const after = words[i + 2] ?? "";
+  const kind = HOW_KINDS[next];
+  if (kind === undefined || BREAKERS.get(next)?.has(after)) return next === "long" && after === "ago" ? { kind: "time", word: -1 } : NONE;
+  if (kind !== "amount") return { kind, word: i + 1 };
+  if (DISTANCES.has(after)) return { kind: "distance", word: -1 };
+  if (TIMES.has(after)) return next === "much" && after === "time" ? { kind: "duration", word: i + 2 } : NONE;
+  return isComparative(after) ? NONE : { kind: "amount", word: -1 };
+}
+
+/**
+ * The question phrase at word `i`, or undefined when word `i` opens none. `contracted`: the word was written with
+ * "'s" or "'re" ("Where's the station?"), which the words have lost.
+ */
+function phraseAt(words: readonly string[], i: number, contracted: boolean): QuestionPhrase | undefined {
+  const next = words[i + 1] ?? "";
+  switch (words[i]) {
+    case "when":
+      return contracted || AUXILIARIES.has(next) ? { kind: "time", word: -1 } : undefined;
+    case "where":
+      return contracted || AUXILIARIES.has(next) ? { kind: "place", word: -1 } : undefined;
+    case "who":
+    case "whom":
+      return { kind: "person", word: -1 };
+    case "why":
+      return { kind: "reason", word: -1 };
+    case "what":
+    case "which":
+      return next in KIND_NOUNS ? { kind: KIND_NOUNS[next], word: -1 } : NONE;
+    case "how":
+      return howPhrase(words, i);
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The first question phrase, and the kind of answer it asks for: one that starts a sentence or follows a
+ * preposition ("In which year"); a question word inside a clause ("I know how long it is", "people who ...")
+ * opens none. `contracted` holds the indexes of words written with "'s" or "'re".
+ */
+export function questionPhraseOf(words: readonly string[], sentenceStarts: ReadonlySet<number>, contracted: ReadonlySet<number>): QuestionPhrase {
+  for (let i = 0; i < words.length; i++) {
+    if (!sentenceStarts.has(i) && !PREPOSITIONS.has(words[i - 1])) continue;
+    const phrase = phraseAt(words, i, contracted.has(i));
+    if (phrase !== undefined) return phrase;
+  }
+  return NONE;
+}
+
+/** Whether the two questions ask for different kinds of answer, each naming one, that one answer cannot serve. */
+export function answerKindsDiffer(a: AnswerKind, b: AnswerKind): boolean {
+  if (a === "" || b === "" || a === b) return false;
+  return !ALIKE_KINDS.some(([x, y]) => (a === x && b === y) || (a === y && b === x));
+}
