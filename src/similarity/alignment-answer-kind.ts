@@ -70,6 +70,9 @@ export const ALIKE_KINDS: ReadonlyArray<readonly [AnswerKind, AnswerKind]> = [
   ["amount", "distance"],
 ];
 
+// Maps, not the records: a word such as "constructor" must not read an object's own property.
+const HOW = new Map(Object.entries(HOW_KINDS));
+const NOUNS = new Map(Object.entries(KIND_NOUNS));
 const BREAKERS = new Map(Object.entries(KIND_BREAKERS).map(([word, breakers]) => [word, new Set(breakers)]));
 const DISTANCES = new Set(DISTANCE_NOUNS);
 const TIMES = new Set(TIME_NOUNS);
@@ -95,7 +98,7 @@ const isComparative = (word: string) => word.length > 4 && word.endsWith("er");
 function howPhrase(words: readonly string[], i: number): QuestionPhrase {
   const next = words[i + 1] ?? "";
   const after = words[i + 2] ?? "";
-  const kind = HOW_KINDS[next];
+  const kind = HOW.get(next);
   if (kind === undefined || BREAKERS.get(next)?.has(after)) return next === "long" && after === "ago" ? { kind: "time", word: -1 } : NONE;
   if (kind !== "amount") return { kind, word: i + 1 };
   if (DISTANCES.has(after)) return { kind: "distance", word: -1 };
@@ -121,7 +124,7 @@ function phraseAt(words: readonly string[], i: number, contracted: boolean): Que
       return { kind: "reason", word: -1 };
     case "what":
     case "which":
-      return next in KIND_NOUNS ? { kind: KIND_NOUNS[next], word: -1 } : NONE;
+      return { kind: NOUNS.get(next) ?? "", word: -1 };
     case "how":
       return howPhrase(words, i);
     default:

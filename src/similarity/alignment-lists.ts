@@ -86,6 +86,16 @@ export const TOWARD_WORDS: readonly string[] = ["to", "into", "onto", "toward", 
 /** Comparisons before "than" that read the same both ways: "Python different than Java" asks of "Java different than Python". */
 export const SYMMETRIC_WORDS: readonly string[] = ["different", "differ", "differs"];
 
+/** Verbs whose two arguments can trade places and ask the same: who would win, who may marry whom. */
+export const MUTUAL_VERBS: readonly string[] = ["beat", "defeat", "fight", "marry", "wed", "meet", "resemble", "equal", "match"];
+
+/** Words before digits that make them a year ("in 1950", "since 2010"); "the" makes a decade one ("the 1990s"). */
+export const YEAR_PREPOSITIONS: readonly string[] = ["in", "since", "from", "until", "till", "by", "before", "after", "during", "of", "around", "year"];
+
+/** A question in the present ("What is ...?", "... now?"), against one about a year; unless it also has a past word. */
+export const PRESENT_WORDS: readonly string[] = ["is", "are", "am", "do", "does", "has", "have", "can", "will", "now", "today", "current", "currently", "nowadays", "latest"];
+export const PAST_WORDS: readonly string[] = ["did", "was", "were", "had"];
+
 /** Pairs of short words whose swap reverses what is asked ("zoom in" / "zoom out", "most" / "least"). */
 export const OPPOSITE_SMALL_WORDS: ReadonlyArray<readonly [string, string]> = [
   ["in", "out"],
@@ -147,6 +157,8 @@ export const ALIGNMENT_LISTS = {
   direction: DIRECTION_WORDS,
   toward: TOWARD_WORDS,
   symmetric: SYMMETRIC_WORDS,
+  mutual: MUTUAL_VERBS,
+  years: { before: YEAR_PREPOSITIONS, present: PRESENT_WORDS, past: PAST_WORDS },
   praise: PRAISE_SUPERLATIVES,
   oppositeSmallWords: OPPOSITE_SMALL_WORDS,
   diminishing: DIMINISHING_WORDS,

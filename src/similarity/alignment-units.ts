@@ -33,7 +33,9 @@ export const UNIT_NAMES: ReadonlyArray<readonly string[]> = [
   ["kilogram", "kilo"],
   ["pound"],
   ["ounce"],
-  ["ton", "tonne"],
+  // A short ton (2,000 lb) is not a tonne (1,000 kg).
+  ["ton"],
+  ["tonne"],
   // Volume.
   ["milliliter", "millilitre"],
   ["liter", "litre"],
@@ -73,7 +75,7 @@ export const UNIT_NAMES: ReadonlyArray<readonly string[]> = [
  * Abbreviations and codes, read only after a number or one of BEFORE_ABBREVIATION ("10 kg", "in GBP"),
  * and never as plurals: alone they are often initials ("CM", "GB", "KB", "MG", "HR").
  */
-export const UNIT_ABBREVIATIONS: Readonly<Record<string, string>> = {
+export const MEASURE_ABBREVIATIONS: Readonly<Record<string, string>> = {
   secs: "second",
   mins: "minute",
   hrs: "hour",
@@ -97,6 +99,10 @@ export const UNIT_ABBREVIATIONS: Readonly<Record<string, string>> = {
   gb: "gigabyte",
   kcal: "calorie",
   kw: "kilowatt",
+};
+
+/** Currency codes, read as the abbreviations above ("in GBP"). */
+export const CURRENCY_CODES: Readonly<Record<string, string>> = {
   usd: "dollar",
   eur: "euro",
   gbp: "pound",
@@ -106,6 +112,8 @@ export const UNIT_ABBREVIATIONS: Readonly<Record<string, string>> = {
   mxn: "peso",
   chf: "franc",
 };
+
+export const UNIT_ABBREVIATIONS: Readonly<Record<string, string>> = { ...MEASURE_ABBREVIATIONS, ...CURRENCY_CODES };
 
 /** Currency and temperature signs, read only against a number ("$5", "€50", "30 °C"); "¥" is yen and yuan both, so neither. */
 export const UNIT_SIGNS: Readonly<Record<string, string>> = { $: "dollar", "€": "euro", "£": "pound", "°c": "celsius", "°f": "fahrenheit" };
@@ -150,6 +158,18 @@ function unitOf(word: string): string | undefined {
   return undefined;
 }
 
+/** A record's own entry: a word such as "constructor" is no abbreviation. */
+const own = <V>(record: Readonly<Record<string, V>>, key: string): V | undefined => (Object.hasOwn(record, key) ? record[key] : undefined);
+
+/** Units a measure's abbreviation names: a currency code with one of their names ("GBP", "lb": "pound") names no unit alone. */
+const MEASURE_UNITS = new Set(Object.values(MEASURE_ABBREVIATIONS));
+
+/** The unit one word names, in full or abbreviated ("ounces", "oz": ounce; "usd": dollar), or undefined. */
+export function unitNamed(word: string): string | undefined {
+  const code = own(CURRENCY_CODES, word);
+  return unitOf(word) ?? own(MEASURE_ABBREVIATIONS, word) ?? (code === undefined || MEASURE_UNITS.has(code) ? undefined : code);
+}
+
 /**
  * The units a question names, from its lower-cased words and its text (signs and fractions): "How fast is light
  * in m/s?" names meter and second, "€50 in JPY" euro and yen.
@@ -159,7 +179,7 @@ export function unitsOf(text: string, words: readonly string[]): Set<string> {
   for (const [, compound] of text.matchAll(COMPOUND)) UNIT_COMPOUNDS[compound.toLowerCase().replace(/\s+/g, "")].forEach((unit) => units.add(unit));
   for (const [sign] of text.matchAll(SIGN)) units.add(UNIT_SIGNS[sign.toLowerCase().replace(/\s+/g, "")]);
   words.forEach((word, i) => {
-    const abbreviation = UNIT_ABBREVIATIONS[word];
+    const abbreviation = own(UNIT_ABBREVIATIONS, word);
     if (abbreviation !== undefined && (isNumber(words[i - 1]) || BEFORE_ABBREVIATION.includes(words[i - 1]))) units.add(abbreviation);
     const unit = unitOf(word);
     if (unit === undefined || (word === "second" && !AFTER_SECOND.includes(words[i - 1]) && !isNumber(words[i - 1]))) return;

@@ -15,20 +15,24 @@ import {
   EST_WORDS,
   FRACTION_WORDS,
   MAX_QUESTION_WORDS,
+  MUTUAL_VERBS,
   ONE_OF_WORDS,
   OPPOSITE_SMALL_WORDS,
+  PAST_WORDS,
   PHRASAL_VERBS,
   PRAISE_SUPERLATIVES,
+  PRESENT_WORDS,
   SPELLED,
   SYMMETRIC_WORDS,
   TOWARD_WORDS,
   WEAK_WORDS,
+  YEAR_PREPOSITIONS,
 } from "./alignment-lists.js";
 import { answerKindsDiffer, questionPhraseOf, type QuestionPhrase } from "./alignment-answer-kind.js";
 import { modelsDiffer, modelsOf, type Models } from "./alignment-models.js";
 import { cardinal, numberRun, wordNumbers } from "./alignment-numbers.js";
 import { scopeDiffers } from "./alignment-scope.js";
-import { unitsOf } from "./alignment-units.js";
+import { unitNamed, unitsOf } from "./alignment-units.js";
 import { contractedWords, questionFacts, readRemembered, sentenceStarts, stem, type QuestionFacts } from "./guard-text.js";
 import { lemmasOf, wordRelation } from "./lexicon.js";
 
@@ -45,14 +49,31 @@ const WEAK = new Set(WEAK_WORDS);
 const DIRECTION = new Set(DIRECTION_WORDS);
 const DIMINISHING = new Set(DIMINISHING_WORDS);
 const SYMMETRIC = new Set(SYMMETRIC_WORDS);
+const MUTUAL = new Set(MUTUAL_VERBS);
 const PRAISE = new Set(PRAISE_SUPERLATIVES);
 const FRACTIONS = new Set(FRACTION_WORDS);
 const ONE_OF = new Set(ONE_OF_WORDS);
 const DETERMINER = new Set(DETERMINERS);
 const TOWARD = new Set(TOWARD_WORDS);
+const YEAR_BEFORE = new Set(YEAR_PREPOSITIONS);
+const PRESENT = new Set(PRESENT_WORDS);
+const PAST = new Set(PAST_WORDS);
 
 /** "from" facing "to" (or "into", ...): the same route read from its other end ("from Delhi to Mumbai" / "to Mumbai from Delhi"). */
 const facing = (x: string, y: string) => (x === "from" && TOWARD.has(y)) || (TOWARD.has(x) && y === "from");
+
+/**
+ * Whether a side asks the distance between two places, which reads the same both ways ("How far is the Sun from
+ * Earth?" / "How far is Earth from the Sun?", "the distance from Mumbai to Delhi"): its question phrase asks a
+ * distance, or "distance" comes before a "from" or "between"; not a conversion ("convert distance from miles to
+ * km" names two units) nor "far" for "much" ("Is it far cheaper to fly from Delhi to Mumbai?").
+ */
+function asksDistance(s: Side): boolean {
+  if (s.units.size >= 2) return false;
+  const distance = s.words.findIndex((word) => word === "distance" || word === "distances");
+  return s.phrase.kind === "distance" || (distance >= 0 && s.words.slice(distance + 1).some((word) => word === "from" || word === "between"));
+}
+
 /**
  * Whether a side's direction word reads as one end of a route: a "from" only with a "to" (or "into", ...) beside it
  * ("from Delhi to Mumbai"; "keep my cat from biting" / "train my cat to stop biting" names no route).
@@ -109,6 +130,8 @@ export interface Alignment extends Readonly<Record<AlignmentVeto, boolean>> {
   readonly rank: boolean;
   /** Each side names a unit or currency the other does not ("seconds in a day" / "minutes in a day", "yen" / "yuan"). */
   readonly unitMismatch: boolean;
+  /** One side asks about a year ("in 1950", "the 1800s"), the other, naming no number, about now ("What is the population of India?"). */
+  readonly yearOneSided: boolean;
   /** The sides ask for different kinds of answer ("how long" / "how far", "when" / "where"); see alignment-answer-kind.ts. */
   readonly answerKind: boolean;
 }
@@ -213,6 +236,12 @@ function matchWords(a: readonly string[], b: readonly string[], toB: number[], u
 const standsFor = (facts: QuestionFacts, name: string, other: QuestionFacts, initials: string) =>
   facts.nameInitials.get(name) === initials && other.acronyms.has(initials);
 
+/** Two words that name the same unit ("ounces" / "oz"). */
+function sameUnit(x: string, y: string): boolean {
+  const unit = unitNamed(x);
+  return unit !== undefined && unit === unitNamed(y);
+}
+
 /** Question phrases asking for the same kind of answer match, whatever their words ("how long" / "how much time"). */
 function matchPhrases(a: Side, b: Side, toB: number[], used: Set<number>): void {
   if (a.phrase.kind === "" || a.phrase.kind !== b.phrase.kind) return;
@@ -276,6 +305,7 @@ function comparedAround(
  * order when it is turned round ("from Delhi to Mumbai" / "to Delhi from Mumbai").
  */
 function crosses(a: Side, b: Side, toB: readonly number[]): boolean {
+  if (asksDistance(a) && asksDistance(b)) return false;
   const spansB = spansAround(b, (j) => toB.includes(j));
   return spansAround(a, (i) => toB[i] >= 0).some(({ word, before, after }) => {
     if (before.length === 0 || after.length === 0) return false;
@@ -308,17 +338,28 @@ function sameSlot(toB: readonly number[], i: number, j: number, lengthB: number)
 const isArgument = (s: Side, k: number) => s.positions[k] > 0 && DETERMINER.has(s.words[s.positions[k] - 1]);
 
 /**
- * Whether a verb's two arguments trade places: three content words in a row on one side, the first and last
- * each after a determiner, stand reversed on the other around the same word ("Can a landlord evict a tenant?"
- * / "Can a tenant evict a landlord?"). Only noun phrases around one word: a rewording turns a compound round
- * ("video editing software" / "software to edit videos") or moves a phrase to the front, with no such swap.
+ * Whether content words `k`, `k + 1`, `k + 2` of a side read "a landlord evict a tenant": a noun phrase, its verb
+ * next or one small word on ("an extrovert to become"), and the other noun phrase just after the verb; not across
+ * clauses ("my fridge is not working but my freezer").
+ */
+const isClause = (s: Side, k: number) =>
+  isArgument(s, k) && isArgument(s, k + 2) && s.positions[k + 1] - s.positions[k] <= 2 && s.positions[k + 2] === s.positions[k + 1] + 2;
+
+/** A verb whose two arguments can trade places and ask the same ("Can a pit bull beat a wolf?", "Can a Hindu marry a Muslim?"). */
+const isMutual = (word: string) => SYMMETRIC.has(word) || [word, ...lemmasOf(word)].some((lemma) => MUTUAL.has(lemma));
+
+/**
+ * Whether a verb's two arguments trade places: a noun phrase, a word and a noun phrase in a row on one side
+ * stand reversed on the other around the same word ("Can a landlord evict a tenant?" / "Can a tenant evict a
+ * landlord?"). Only noun phrases around one word: a rewording turns a compound round ("video editing software" /
+ * "software to edit videos") or moves a phrase to the front, with no such swap.
  */
 function swapsArguments(a: Side, b: Side, toB: readonly number[]): boolean {
   return toB.some((j, i) => {
     if (i + 2 >= toB.length || j < 2 || toB[i + 1] !== j - 1 || toB[i + 2] !== j - 2) return false;
     const around = a.content[i + 1];
-    if (!sameWord(around, b.content[j - 1]) || SYMMETRIC.has(around)) return false;
-    return [i, i + 2].every((k) => isArgument(a, k)) && [j, j - 2].every((k) => isArgument(b, k));
+    if (!sameWord(around, b.content[j - 1]) || isMutual(around)) return false;
+    return isClause(a, i) && isClause(b, j - 2);
   });
 }
 
@@ -338,6 +379,7 @@ function countsSeveralOfOne(x: Side, y: Side): boolean {
     return y.words.some((one, m) => {
       // An article before a count counts no one thing ("an 8-year-old", "a 3 day trip").
       if (!ONE_OF.has(one) || y.words[m - 1] === "than" || /^\d/.test(y.words[m + 1] ?? "") || numberRun(y.words, m + 1)) return false;
+      // The noun in the plural against the singular: a word both write alike is no count of one ("a good score").
       return y.words.slice(m + 1, m + 1 + NOUN_REACH).some((other) => counted.some((noun) => other !== noun && stem(other) === stem(noun)));
     });
   });
@@ -367,10 +409,26 @@ function quantityDiffers(a: Side, b: Side, matchedA: (k: number) => boolean, mat
   return a.numbers.size + b.numbers.size === 0 && takesFractionOf(a, matchedA) !== takesFractionOf(b, matchedB);
 }
 
+/** A year or a decade, as digits ("1950", "1990s"). */
+const YEAR = /^(?:1[0-9]|20)\d\ds?$/;
+
+/**
+ * Whether a side names a year: digits after a word that places them in time ("in 1950", "since 2010", "the
+ * 1990s"), not an amount or a model ("a 1200 calorie diet", "RTX 2080", "1080p").
+ */
+const namesYear = (s: Side) =>
+  s.words.some((word, i) => YEAR.test(word) && (YEAR_BEFORE.has(s.words[i - 1]) || (s.words[i - 1] === "the" && word.endsWith("s"))));
+
+/** Whether a side asks in the present ("What is the population of India?"), not the past ("Why did the Titanic sink?"). */
+const readsPresent = (s: Side) => s.words.some((word) => PRESENT.has(word)) && !s.words.some((word) => PAST.has(word));
+
+/** Whether `x` asks about a year and `y`, naming no number, about now. */
+const namesYearAlone = (x: Side, y: Side) => y.numbers.size === 0 && namesYear(x) && readsPresent(y);
+
 const diminishes = (s: Side) => s.words.some((word) => DIMINISHING.has(word)) && !s.words.some((word) => word === "more" || word === "most");
 
 /** The candidate vetoes an alignment reports. */
-export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "argumentSwap", "quantity", "superlative", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "modelMismatch", "rank", "unitMismatch", "answerKind"] as const;
+export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "argumentSwap", "quantity", "superlative", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "modelMismatch", "rank", "unitMismatch", "yearOneSided", "answerKind"] as const;
 export type AlignmentVeto = (typeof ALIGNMENT_VETOES)[number];
 
 /** Aligns two questions (see the module's comment). */
@@ -386,8 +444,8 @@ export function alignQuestions(textA: string, textB: string): Alignment {
     const relation = wordRelation(x, y);
     return relation === "synonym" || relation === "linked";
   });
-  // A name written as its initials ("JS" for "JavaScript").
-  matchWords(a.content, b.content, toB, used, (x, y) => standsFor(a.facts, x, b.facts, y) || standsFor(b.facts, y, a.facts, x));
+  // A name written as its initials ("JS" for "JavaScript"), a unit as its abbreviation ("oz" for "ounces").
+  matchWords(a.content, b.content, toB, used, (x, y) => standsFor(a.facts, x, b.facts, y) || standsFor(b.facts, y, a.facts, x) || sameUnit(x, y));
   const leftA = a.content.filter((_, i) => toB[i] < 0);
   const leftB = b.content.filter((_, j) => !used.has(j));
   const matched = toB.filter((j) => j >= 0).length;
@@ -413,6 +471,7 @@ export function alignQuestions(textA: string, textB: string): Alignment {
     modelMismatch: short && modelsDiffer(a.models, b.models),
     rank: a.rank !== b.rank,
     unitMismatch: short && [...a.units].some((unit) => !b.units.has(unit)) && [...b.units].some((unit) => !a.units.has(unit)),
+    yearOneSided: short && (namesYearAlone(a, b) || namesYearAlone(b, a)),
     answerKind: short && answerKindsDiffer(a.phrase.kind, b.phrase.kind),
   };
 }

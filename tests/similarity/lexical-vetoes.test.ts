@@ -84,6 +84,11 @@ describe("aligning two questions", () => {
     ["Can I transfer my number from Verizon to AT&T?", "Can I transfer my number from AT&T to Verizon?", "swapped"],
     ["How do I convert PDF to Word?", "How do I convert to PDF from Word?", "swapped"],
     ["Where's the next World Cup?", "When's the next World Cup?", "answerKind"],
+    ["What was the population of India in 1950?", "What is the population of India?", "yearOneSided"],
+    ["Who was the president of France in 2010?", "Who is the president of France?", "yearOneSided"],
+    ["Is it far cheaper to fly from Delhi to Mumbai?", "Is it far cheaper to fly from Mumbai to Delhi?", "swapped"],
+    ["How do I convert distance from miles to km?", "How do I convert distance from km to miles?", "swapped"],
+    ["How many pounds are in a ton?", "How many pounds are in a tonne?", "substitution"],
     ["How fast can a cheetah run?", "How long can a cheetah run?", "substitution"],
     ["How do I find my IP address?", "How do I find my IPv6 address?", "substitution"],
     ["How many slices are in a large pizza?", "How many slices are in two large pizzas?", "quantity"],
@@ -123,6 +128,9 @@ describe("aligning two questions", () => {
     ["What is JavaScript used for?", "What is JS used for?"],
     ["JavaScript or TypeScript for a beginner?", "JS or TS for a beginner?"],
     ["How soon can I get a passport?", "How long does it take to get a passport?"],
+    ["How far is the Sun from Earth?", "How far is Earth from the Sun?"],
+    ["How many ounces are in a cup?", "How many oz are in a cup?"],
+    ["What is 50 USD in rupees?", "What is 50 dollars in INR?"],
     ["How many eggs are in a dozen?", "How many eggs are in 12?"],
   ])("keeps the paraphrase %j / %j", (a, b) => {
     expect(lexicalVeto(a, b)).toBeUndefined();
@@ -173,6 +181,11 @@ describe("aligning two questions", () => {
     ["How much longer will the pandemic last?", "How long will the pandemic last?", "answerKind"],
     ["How many feet are in a mile?", "How much is a mile in feet?", "answerKind"],
     ["How old is the universe?", "How long has the universe existed?", "answerKind"],
+    // Digits that are no year, and a year against the past.
+    ["How do I watch YouTube in 1080p?", "How do I watch YouTube in full HD?", "yearOneSided"],
+    ["Is a 1200 calorie diet healthy?", "Is a low calorie diet healthy?", "yearOneSided"],
+    ["Why did the Titanic sink in 1912?", "Why did the Titanic sink?", "yearOneSided"],
+    ["What music was popular in the 1990s?", "What music was popular in the nineties?", "yearOneSided"],
     // "keep my cat from biting" names no route.
     ["How can I keep my cat from biting me?", "How can I train my cat to stop biting me?", "swapped"],
     // An article before a count counts no one thing.
@@ -201,12 +214,17 @@ describe("aligning two questions", () => {
     expect(models("Is A the answer? Should I go?")).toEqual({});
   });
 
-  it("reads a verb's arguments trading places, and not a compound turned round or a phrase moved to the front", () => {
-    // A candidate: lexical-vetoes.json says whether the judge applies it (it fired too rarely on the tune splits).
+  it("reads a verb's arguments trading places, and not a compound turned round, a phrase moved to the front or two clauses", () => {
     expect(alignQuestions("Can a landlord evict a tenant without notice?", "Can a tenant evict a landlord without notice?").argumentSwap).toBe(true);
     expect(alignQuestions("What should a teacher ask a student?", "What should a student ask a teacher?").argumentSwap).toBe(true);
     expect(alignQuestions("What is the best video editing software?", "What is the best software to edit videos?").argumentSwap).toBe(false);
     expect(alignQuestions("How do I center a div horizontally with CSS?", "Using CSS, how can I horizontally centre a div?").argumentSwap).toBe(false);
+    // Not across clauses, nor around a verb whose arguments trade places freely.
+    expect(alignQuestions("Why is my fridge not working but my freezer is?", "Only my freezer works and the fridge does not, why?").argumentSwap).toBe(false);
+    expect(alignQuestions("Can a pit bull beat a wolf?", "Would a wolf beat a pit bull?").argumentSwap).toBe(false);
+    expect(alignQuestions("Can a Hindu marry a Muslim?", "Can a Muslim marry a Hindu?").argumentSwap).toBe(false);
+    expect(alignQuestions("Does a cat resemble a dog?", "Does a dog resemble a cat?").argumentSwap).toBe(false);
+    expect(lexicalVeto("Can a tenant sue a landlord?", "Can a landlord sue a tenant?")).toBe("argumentSwap");
   });
 
   it.each([
