@@ -33,7 +33,7 @@ import { modelsDiffer, modelsOf, type Models } from "./alignment-models.js";
 import { cardinal, numberRun, wordNumbers } from "./alignment-numbers.js";
 import { scopeDiffers } from "./alignment-scope.js";
 import { unitNamed, unitsOf } from "./alignment-units.js";
-import { contractedWords, questionFacts, readRemembered, sentenceStarts, stem, type QuestionFacts } from "./guard-text.js";
+import { questionFacts, readRemembered, stem, type QuestionFacts } from "./guard-text.js";
 import { lemmasOf, wordRelation } from "./lexicon.js";
 
 // The lists' digest, exported here as before (lexical-vetoes.ts imports it from this file).
@@ -180,8 +180,7 @@ function readSide(text: string): Side {
     models: modelsOf(rewritten),
     units: unitsOf(rewritten, words),
     rank: rankOf(words),
-    // The facts' words are read from the same text (its rewrites keep the count of words), so the starts index them.
-    phrase: questionPhraseOf(words, sentenceStarts(rewritten), contractedWords(rewritten)),
+    phrase: questionPhraseOf(words, facts.starts, facts.contracted),
   };
 }
 

@@ -97,6 +97,10 @@ export interface QuestionFacts {
   readonly acronyms: ReadonlySet<string>;
   /** Every word, lower-cased, in order. */
   readonly words: readonly string[];
+  /** Indexes in `words` of the words that begin a sentence. */
+  readonly starts: ReadonlySet<number>;
+  /** Indexes in `words` of the words written with "'s" or "'re" ("Where's"), which `words` have lost. */
+  readonly contracted: ReadonlySet<number>;
   /** Whether it negates (not, no, never, n't, without, absence of, ...). */
   readonly negated: boolean;
   /** Stems of what is negated: the first content word after each negation, in the same clause. */
@@ -119,8 +123,8 @@ function lowerWords(text: string): string[] {
 }
 
 /** Indexes of the words written with "'s" or "'re" ("Where's the station?"), which the lower-cased words have lost. */
-export function contractedWords(text: string): Set<number> {
-  return new Set((text.match(WORD) ?? []).flatMap((word, i) => (/['’](?:s|re)$/i.test(word) ? [i] : [])));
+function contractedWords(words: readonly string[]): Set<number> {
+  return new Set(words.flatMap((word, i) => (/['’](?:s|re)$/i.test(word) ? [i] : [])));
 }
 
 const WRITTEN_PLURAL = /^\p{L}[\p{L}\p{N}]*\p{Ll}s$/u;
@@ -148,7 +152,7 @@ function negatedStemsOf(text: string): Set<string> {
 }
 
 /** Indexes of the words that begin a sentence. */
-export function sentenceStarts(text: string): Set<number> {
+function sentenceStarts(text: string): Set<number> {
   const starts = new Set<number>([0]);
   let offset = 0;
   for (const sentence of text.split(/(?<=[.?!])\s+/).slice(0, -1)) {
@@ -214,7 +218,8 @@ function readFacts(written: string): QuestionFacts {
   const text = written.replace(INITIALISM_PLURAL, "$1").replace(FREE_OF, "without $1");
   const words = text.match(WORD) ?? [];
   const lower = lowerWords(text);
-  const names = namesOf(words, lower, sentenceStarts(text));
+  const starts = sentenceStarts(text);
+  const names = namesOf(words, lower, starts);
   const writtenPlural = new Set(words.flatMap((word, i) => (WRITTEN_PLURAL.test(word.replace(CLITIC, "")) ? [i] : [])));
   const pluralNames = [...names].flatMap(([name, { last }]) => (writtenPlural.has(last) ? [name] : []));
   return {
@@ -226,6 +231,8 @@ function readFacts(written: string): QuestionFacts {
     plurals: new Set([...[...writtenPlural].map((i) => lower[i]), ...pluralNames]),
     acronyms: new Set(words.filter((word) => /^\p{Lu}{2,6}$/u.test(word)).map((word) => word.toLowerCase())),
     words: lower,
+    starts,
+    contracted: contractedWords(words),
     negated: lower.some(isNegation),
     negatedStems: negatedStemsOf(text),
     freeOf: new Set([...written.matchAll(FREE_OF)].map(([, word]) => stem(word))),
