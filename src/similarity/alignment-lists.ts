@@ -71,11 +71,16 @@ export const WEAK_WORDS: readonly string[] = [
 ];
 
 /**
- * Most content words a side may have for a substitution or a swap to count: they read questions (the hard
- * pairs' tune split has at most 9); in a long statement one word in other words, or a clause turned round
- * ("X is used to teach Y" / "to teach Y, use X"), is a rewording.
+ * Most content words a side may have for a substitution, a swap, a superlative, a scope, a unit or a year to count,
+ * unless both sides end in a question mark (then MAX_LONG_QUESTION_WORDS; the other vetoes read any length): in a
+ * long statement one word in other words, a clause turned round ("X is used to teach Y" / "to teach Y, use X") or
+ * a time in other units ("the last decade" / "the last 10 years") is a rewording; in a long question that repeats
+ * every other word it is another question.
  */
 export const MAX_QUESTION_WORDS = 9;
+
+/** Most content words a question may have for those rules to read it: past it, a prompt is read as a statement (and the swap rules' cost stays bounded). */
+export const MAX_LONG_QUESTION_WORDS = 40;
 
 /** Words that give the words around them a direction: "miles to km" is not "km to miles". */
 export const DIRECTION_WORDS: readonly string[] = ["to", "into", "from", "than", "vs", "versus", "onto", "toward", "towards", "over", "under"];
@@ -135,6 +140,8 @@ export const SPELLED: ReadonlyArray<readonly [RegExp, string]> = [
   [/(^|[^\p{L}])\.net\b/giu, "$1dotnet"],
   // "AT&T", "H&M", "R&D": one name, not "at" and "t".
   [/(\p{L})&(?=\p{L})/gu, "$1and"],
+  // "all-new songs", "all-time high": one adjective, no "all" that takes in every song.
+  [/\b(all)-(?=\p{L})/giu, "$1"],
 ];
 
 /** Phrasal verbs read as the one word they mean ("turn on dark mode" asks "enable dark mode"). */
@@ -154,6 +161,7 @@ export const PHRASAL_VERBS: Readonly<Record<string, string>> = {
 export const ALIGNMENT_LISTS = {
   weak: WEAK_WORDS,
   maxQuestionWords: MAX_QUESTION_WORDS,
+  maxLongQuestionWords: MAX_LONG_QUESTION_WORDS,
   direction: DIRECTION_WORDS,
   toward: TOWARD_WORDS,
   symmetric: SYMMETRIC_WORDS,

@@ -11,8 +11,9 @@ export const AMBIGUOUS_NUMBER_WORDS = new Set(["one", "first", "second"]);
 
 /** The cardinal a number word stands for ("sixteenth" → "sixteen", "twentieth" → "twenty"), or undefined. */
 export function cardinal(word: string): string | undefined {
-  const base = ORDINALS[word] ?? (word.endsWith("ieth") ? `${word.slice(0, -4)}y` : word.endsWith("th") ? word.slice(0, -2) : word);
-  return UNITS.includes(base) || TENS.includes(base) || base in SCALES ? base : undefined;
+  const ordinal = Object.hasOwn(ORDINALS, word) ? ORDINALS[word] : undefined;
+  const base = ordinal ?? (word.endsWith("ieth") ? `${word.slice(0, -4)}y` : word.endsWith("th") ? word.slice(0, -2) : word);
+  return UNITS.includes(base) || TENS.includes(base) || Object.hasOwn(SCALES, base) ? base : undefined;
 }
 
 /** The value of the run of number words that starts at `from` ("two hundred" → 200) and where it ends, or undefined. */
@@ -23,7 +24,7 @@ export function numberRun(words: readonly string[], from: number): { value: numb
   for (; end < words.length; end++) {
     const base = cardinal(words[end]);
     if (base === undefined) break;
-    if (base in SCALES) {
+    if (Object.hasOwn(SCALES, base)) {
       current = Math.max(current, 1) * SCALES[base];
       if (SCALES[base] >= 1000) [total, current] = [total + current, 0];
     } else current += UNITS.includes(base) ? UNITS.indexOf(base) : TENS.indexOf(base) * 10;

@@ -17,6 +17,14 @@ export const SOME_PRONOUNS: readonly string[] = ["someone", "somebody", "somethi
 export const WHOLE_WORDS: readonly string[] = ["whole", "entire"];
 /** Words that pick one member or a part ("one paragraph", "some birds", "the first element"). */
 export const PICK_WORDS: readonly string[] = ["one", "single", "some", "individual", "specific", "particular", "first"];
+/**
+ * Words that pick some of a set where they stand before its noun ("any snakes" / "all snakes", "most prime numbers" /
+ * "all prime numbers"), as articles do; "any" elsewhere asks whether one exists ("is there any way"), and "the most"
+ * is a superlative.
+ */
+export const NOUN_PICKS: readonly string[] = ["any", "most"];
+/** Before "any" or "most", words that make it no pick: "the most popular", "are there any conservatives" (do some exist). */
+export const BEFORE_NOT_PICKING: readonly string[] = ["the", "there"];
 /** Articles: a pick against a set ("a tab" / "all tabs"), not against a whole ("a folder" / "a whole folder"). */
 export const ARTICLES: readonly string[] = ["a", "an"];
 /** Words between a quantifier and its noun that the noun is read past ("all of the files", "all my changes"). */
@@ -35,6 +43,8 @@ export const SCOPE_LISTS = {
   somePronouns: SOME_PRONOUNS,
   whole: WHOLE_WORDS,
   picks: PICK_WORDS,
+  nounPicks: NOUN_PICKS,
+  beforeNotPicking: BEFORE_NOT_PICKING,
   articles: ARTICLES,
   beforeNoun: BEFORE_NOUN,
   beforePronounOne: BEFORE_PRONOUN_ONE,
@@ -48,6 +58,8 @@ const SOME = new Set(SOME_PRONOUNS);
 const WHOLE = new Set(WHOLE_WORDS);
 const PICK = new Set(PICK_WORDS);
 const ARTICLE = new Set(ARTICLES);
+const NOUN_PICK = new Set(NOUN_PICKS);
+const NOT_PICKING = new Set(BEFORE_NOT_PICKING);
 const SKIPPED = new Set(BEFORE_NOUN);
 const PRONOUN_ONE = new Set(BEFORE_PRONOUN_ONE);
 const PRONOUN_AFTER_ALL = new Set(PRONOUNS_AFTER_ALL);
@@ -71,7 +83,7 @@ function nounsAfter(side: ScopeSide, i: number, count: number): string[] {
 /** "all" and "every" where they quantify: not "at all", "all you need", "every day". */
 function setUniversalsAt(words: readonly string[]): number[] {
   const quantifies = (word: string, i: number) =>
-    SET.has(word) && words[i - 1] !== "at" && !TIME.has(words[i + 1]) && !(word === "all" && PRONOUN_AFTER_ALL.has(words[i + 1]));
+    SET.has(word) && words[i - 1] !== "at" && !TIME.has(words.slice(i + 1).find((next) => !SKIPPED.has(next)) ?? "") && !(word === "all" && PRONOUN_AFTER_ALL.has(words[i + 1]));
   return words.flatMap((word, i) => (quantifies(word, i) ? [i] : []));
 }
 
@@ -80,8 +92,17 @@ function picksAt(words: readonly string[]): number[] {
   return words.flatMap((word, i) => (PICK.has(word) && !(word === "one" && PRONOUN_ONE.has(words[i - 1])) ? [i] : []));
 }
 
-/** Where "a" and "an" stand: a pick only on the noun a set bears on ("a tab" / "all tabs"). */
-const articlesAt = (words: readonly string[]) => words.flatMap((word, i) => (ARTICLE.has(word) ? [i] : []));
+/** Where "a", "an", "any" and "most" pick: a pick only on the noun a set bears on ("a tab" / "all tabs"). */
+const articlesAt = (words: readonly string[]) => words.flatMap((word, i) => (ARTICLE.has(word) || picksSomeOf(words, i) ? [i] : []));
+
+/**
+ * Whether "any" or "most" at `i` picks some of a set: not after "the" or "there", and "any" only before a plural or
+ * "of" ("any snakes", "any of my benefits"); before a singular it means every one ("Can any dog be trained?").
+ */
+function picksSomeOf(words: readonly string[], i: number): boolean {
+  if (!NOUN_PICK.has(words[i]) || NOT_PICKING.has(words[i - 1])) return false;
+  return words[i] !== "any" || words[i + 1] === "of" || words.slice(i + 1, i + 3).some((next) => /[^s]s$/.test(next));
+}
 
 const takesInAll = (words: readonly string[]) => setUniversalsAt(words).length > 0 || words.some((word) => ALL.has(word) || WHOLE.has(word));
 
@@ -105,7 +126,8 @@ export function scopeDiffers(a: ScopeSide, b: ScopeSide, sameWord: (x: string, y
     const wholes = x.words.flatMap((word, i) => (WHOLE.has(word) ? [i] : []));
     const pronoun = x.words.some((word) => ALL.has(word)) && y.words.some((word) => SOME.has(word));
     const sets = setUniversalsAt(x.words);
-    const explicit = picksAt(y.words);
+    // A pick both sides make is no difference between them ("allow only one bag").
+    const explicit = picksAt(y.words).filter((j) => !x.words.includes(y.words[j]));
     // An explicit pick anywhere against a set ("all tabs" / "one tab", "all birds" / "some birds"); an article only on the set's noun.
     return (sets.length > 0 && explicit.length > 0) || onSameNoun(sets, articlesAt(y.words)) || onSameNoun(wholes, explicit) || pronoun;
   };

@@ -3,6 +3,7 @@
  * "seconds in a day" asks something else than "minutes in a day", "€50 in JPY" the same as "50 euros in yen".
  * The lists are part of ALIGNMENT_LISTS (alignment-lists.ts).
  */
+import { cardinal } from "./alignment-numbers.js";
 
 /** Each unit's names (the first is the unit's own), singular; plurals in -s, -es and -ies are read too. */
 export const UNIT_NAMES: ReadonlyArray<readonly string[]> = [
@@ -168,6 +169,23 @@ const MEASURE_UNITS = new Set(Object.values(MEASURE_ABBREVIATIONS));
 export function unitNamed(word: string): string | undefined {
   const code = own(CURRENCY_CODES, word);
   return unitOf(word) ?? own(MEASURE_ABBREVIATIONS, word) ?? (code === undefined || MEASURE_UNITS.has(code) ? undefined : code);
+}
+
+/** A number in digits or a cardinal in words ("30", "thirty"; not "second"). */
+const isCount = (word: string | undefined) => isNumber(word) || (word !== undefined && cardinal(word) === word);
+
+/**
+ * The units a question counts: a sign against a number ("$100"), a unit just after a number, in digits or words,
+ * or after its "degrees" ("1 inch in cm": inch; "30 degrees Celsius": celsius).
+ */
+export function countedUnitsOf(text: string, words: readonly string[]): Set<string> {
+  const counted = new Set([...text.matchAll(SIGN)].map(([sign]) => UNIT_SIGNS[sign.toLowerCase().replace(/\s+/g, "")]));
+  words.forEach((word, i) => {
+    const counts = isCount(words[i - 1]) || (/^degrees?$/.test(words[i - 1] ?? "") && isCount(words[i - 2]));
+    const unit = counts ? (own(UNIT_ABBREVIATIONS, word) ?? unitOf(word)) : undefined;
+    if (unit !== undefined) counted.add(unit);
+  });
+  return counted;
 }
 
 /**

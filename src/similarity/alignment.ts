@@ -14,6 +14,7 @@ import {
   DIRECTION_WORDS,
   EST_WORDS,
   FRACTION_WORDS,
+  MAX_LONG_QUESTION_WORDS,
   MAX_QUESTION_WORDS,
   MUTUAL_VERBS,
   ONE_OF_WORDS,
@@ -32,7 +33,7 @@ import { answerKindsDiffer, questionPhraseOf, type QuestionPhrase } from "./alig
 import { modelsDiffer, modelsOf, type Models } from "./alignment-models.js";
 import { cardinal, numberRun, wordNumbers } from "./alignment-numbers.js";
 import { scopeDiffers } from "./alignment-scope.js";
-import { unitNamed, unitsOf } from "./alignment-units.js";
+import { countedUnitsOf, unitNamed, unitsOf } from "./alignment-units.js";
 import { questionFacts, readRemembered, stem, type QuestionFacts } from "./guard-text.js";
 import { lemmasOf, wordRelation } from "./lexicon.js";
 
@@ -134,6 +135,8 @@ export interface Alignment extends Readonly<Record<AlignmentVeto, boolean>> {
   readonly yearOneSided: boolean;
   /** The sides ask for different kinds of answer ("how long" / "how far", "when" / "where"); see alignment-answer-kind.ts. */
   readonly answerKind: boolean;
+  /** Both name the same units and each counts another one: a conversion turned round ("1 inch in cm" / "1 cm in inches"). */
+  readonly conversion: boolean;
 }
 
 interface Side {
@@ -148,10 +151,16 @@ interface Side {
   /** The models written after names ("Model Y"), and every model-like word. */
   readonly models: Models;
   readonly units: ReadonlySet<string>;
+  /** The units it counts: named just after a number ("1 inch in cm": inch). */
+  readonly counted: ReadonlySet<string>;
+  /** Whether it names a rate ("3 dollars per pound", "$3/lb"), which counts its units both ways round and converts nothing. */
+  readonly rate: boolean;
   /** The place an ordinal gives a superlative ("third largest": "3"), or "" for none. */
   readonly rank: string;
   /** Its question phrase: the kind of answer it asks for ("how far": a distance) and the word that names it. */
   readonly phrase: QuestionPhrase;
+  /** Whether it ends in a question mark (a URL's "?" or code's "?." asks nothing). */
+  readonly asks: boolean;
 }
 
 /**
@@ -179,8 +188,11 @@ function readSide(text: string): Side {
     numbers,
     models: modelsOf(rewritten),
     units: unitsOf(rewritten, words),
+    counted: countedUnitsOf(rewritten, words),
+    rate: words.includes("per") || text.includes("/"),
     rank: rankOf(words),
     phrase: questionPhraseOf(words, facts.starts, facts.contracted),
+    asks: /\?["'”’)\]]*\s*$/u.test(text),
   };
 }
 
@@ -338,11 +350,11 @@ const isArgument = (s: Side, k: number) => s.positions[k] > 0 && DETERMINER.has(
 
 /**
  * Whether content words `k`, `k + 1`, `k + 2` of a side read "a landlord evict a tenant": a noun phrase, its verb
- * next or one small word on ("an extrovert to become"), and the other noun phrase just after the verb; not across
- * clauses ("my fridge is not working but my freezer").
+ * next or up to two small words on ("an extrovert to become", "a landlord have to give"), and the other noun phrase
+ * just after the verb; not across clauses ("my fridge is not working but my freezer").
  */
 const isClause = (s: Side, k: number) =>
-  isArgument(s, k) && isArgument(s, k + 2) && s.positions[k + 1] - s.positions[k] <= 2 && s.positions[k + 2] === s.positions[k + 1] + 2;
+  isArgument(s, k) && isArgument(s, k + 2) && s.positions[k + 1] - s.positions[k] <= 3 && s.positions[k + 2] === s.positions[k + 1] + 2;
 
 /** A verb whose two arguments can trade places and ask the same ("Can a pit bull beat a wolf?", "Can a Hindu marry a Muslim?"). */
 const isMutual = (word: string) => SYMMETRIC.has(word) || [word, ...lemmasOf(word)].some((lemma) => MUTUAL.has(lemma));
@@ -424,10 +436,22 @@ const readsPresent = (s: Side) => s.words.some((word) => PRESENT.has(word)) && !
 /** Whether `x` asks about a year and `y`, naming no number, about now. */
 const namesYearAlone = (x: Side, y: Side) => y.numbers.size === 0 && namesYear(x) && readsPresent(y);
 
+const sameSet = (x: ReadonlySet<string>, y: ReadonlySet<string>) => x.size === y.size && [...x].every((item) => y.has(item));
+
+/** Whether the sides convert between the same units, each from another one (the units they count have none in common). */
+const convertsOtherWay = (a: Side, b: Side) =>
+  a.units.size >= 2 &&
+  sameSet(a.units, b.units) &&
+  a.counted.size > 0 &&
+  b.counted.size > 0 &&
+  ![...a.counted].some((unit) => b.counted.has(unit)) &&
+  !a.rate &&
+  !b.rate;
+
 const diminishes = (s: Side) => s.words.some((word) => DIMINISHING.has(word)) && !s.words.some((word) => word === "more" || word === "most");
 
 /** The candidate vetoes an alignment reports. */
-export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "argumentSwap", "quantity", "superlative", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "modelMismatch", "rank", "unitMismatch", "yearOneSided", "answerKind"] as const;
+export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "argumentSwap", "quantity", "superlative", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "modelMismatch", "rank", "unitMismatch", "yearOneSided", "answerKind", "conversion"] as const;
 export type AlignmentVeto = (typeof ALIGNMENT_VETOES)[number];
 
 /** Aligns two questions (see the module's comment). */
@@ -451,26 +475,29 @@ export function alignQuestions(textA: string, textB: string): Alignment {
   const i = toB.indexOf(-1);
   const j = b.content.findIndex((_, k) => !used.has(k));
   const replaced = leftA.length > 0 && leftB.length > 0;
-  const short = Math.max(a.content.length, b.content.length) <= MAX_QUESTION_WORDS;
+  // A rewording moves and replaces words freely in a long statement, not in a question (MAX_QUESTION_WORDS).
+  const longest = Math.max(a.content.length, b.content.length);
+  const questions = longest <= MAX_QUESTION_WORDS || (a.asks && b.asks && longest <= MAX_LONG_QUESTION_WORDS);
   const matchedA = (k: number) => toB[k] >= 0;
   const matchedB = (k: number) => used.has(k);
   return {
     unmatched: [leftA, leftB],
     antonym: leftA.some((x) => leftB.some((y) => wordRelation(x, y) === "antonym")),
-    substitution: short && replaced && leftA.length === 1 && leftB.length === 1 && matched > 0 && sameSlot(toB, i, j, b.content.length),
+    substitution: questions && replaced && leftA.length === 1 && leftB.length === 1 && matched > 0 && sameSlot(toB, i, j, b.content.length),
     wideSubstitution: replaced && leftA.length + leftB.length <= 4 && matched >= 2,
-    swapped: short && crosses(a, b, toB),
-    argumentSwap: short && swapsArguments(a, b, toB),
-    superlative: short && (asksExtremeOfShared(a, b, matchedA) || asksExtremeOfShared(b, a, matchedB)),
-    quantity: short && quantityDiffers(a, b, matchedA, matchedB),
+    swapped: questions && crosses(a, b, toB),
+    argumentSwap: questions && swapsArguments(a, b, toB),
+    superlative: questions && (asksExtremeOfShared(a, b, matchedA) || asksExtremeOfShared(b, a, matchedB)),
+    quantity: quantityDiffers(a, b, matchedA, matchedB),
     oppositeSmallWord: hasOppositeSmallWord(a, b),
     diminishing: diminishes(a) !== diminishes(b),
-    scope: short && scopeDiffers({ words: a.words, content: a.facts.content }, { words: b.words, content: b.facts.content }, sameWord),
+    scope: questions && scopeDiffers({ words: a.words, content: a.facts.content }, { words: b.words, content: b.facts.content }, sameWord),
     numberMismatch: a.numbers.size > 0 && b.numbers.size > 0 && (a.numbers.size !== b.numbers.size || [...a.numbers].some((number) => !b.numbers.has(number))),
-    modelMismatch: short && modelsDiffer(a.models, b.models),
+    modelMismatch: modelsDiffer(a.models, b.models),
     rank: a.rank !== b.rank,
-    unitMismatch: short && [...a.units].some((unit) => !b.units.has(unit)) && [...b.units].some((unit) => !a.units.has(unit)),
-    yearOneSided: short && (namesYearAlone(a, b) || namesYearAlone(b, a)),
-    answerKind: short && answerKindsDiffer(a.phrase.kind, b.phrase.kind),
+    unitMismatch: questions && [...a.units].some((unit) => !b.units.has(unit)) && [...b.units].some((unit) => !a.units.has(unit)),
+    yearOneSided: questions && (namesYearAlone(a, b) || namesYearAlone(b, a)),
+    answerKind: answerKindsDiffer(a.phrase.kind, b.phrase.kind),
+    conversion: convertsOtherWay(a, b),
   };
 }

@@ -93,6 +93,29 @@ describe("aligning two questions", () => {
     ["How do I find my IP address?", "How do I find my IPv6 address?", "substitution"],
     ["How many slices are in a large pizza?", "How many slices are in two large pizzas?", "quantity"],
     ["How much flour do I need for a dozen cookies?", "How much flour do I need for two dozen cookies?", "numberMismatch"],
+    ["Do all snakes lay eggs?", "Do any snakes lay eggs?", "scope"],
+    ["Are all prime numbers odd?", "Are most prime numbers odd?", "scope"],
+    ["1 inch in cm?", "1 cm in inches?", "conversion"],
+    ["How can I calculate how much 5 pounds is in kilograms?", "How can I calculate how much 5 kilograms is in pounds?", "conversion"],
+    ["How much is $100 in euros?", "How much is 100 euros in dollars?", "conversion"],
+    ["How much is 100 GBP in USD?", "How much is 100 USD in GBP?", "conversion"],
+    ["What is 30 degrees Celsius in Fahrenheit?", "What is 30 degrees Fahrenheit in Celsius?", "conversion"],
+    // A long question that repeats every other word asks something else; a long statement need not be a question.
+    [
+      "I'm writing a Python script that processes CSV files, and I need to know how to append rows to an existing CSV file without touching the header row. What's the cleanest approach?",
+      "I'm writing a Python script that processes CSV files, and I need to know how to remove rows from an existing CSV file without touching the header row. What's the cleanest approach?",
+      "substitution",
+    ],
+    [
+      "How much notice does a landlord have to give a tenant before ending a month-to-month lease in California?",
+      "How much notice does a tenant have to give a landlord before ending a month-to-month lease in California?",
+      "argumentSwap",
+    ],
+    [
+      "I'm flying economy on Delta from Atlanta to Paris next month and I'm wondering what the total fee is for checking one bag.",
+      "I'm flying economy on Delta from Atlanta to Paris next month and I'm wondering what the total fee is for checking two bags.",
+      "quantity",
+    ],
   ] as const)("vetoes %j / %j (%s)", (a, b, veto) => {
     expect(alignQuestions(a, b)[veto]).toBe(true);
     expect(lexicalVeto(a, b)).toBeDefined();
@@ -186,6 +209,40 @@ describe("aligning two questions", () => {
     ["Is a 1200 calorie diet healthy?", "Is a low calorie diet healthy?", "yearOneSided"],
     ["Why did the Titanic sink in 1912?", "Why did the Titanic sink?", "yearOneSided"],
     ["What music was popular in the 1990s?", "What music was popular in the nineties?", "yearOneSided"],
+    // "any" asking whether some exist, "the most" as a superlative, "all" in an adjective or before a time.
+    ["Where are all the conservatives on Quora?", "Are there any conservatives on Quora?", "scope"],
+    ["What are all the most popular songs?", "What are the most popular songs?", "scope"],
+    ["Why hasn't he recorded a new album with all-new songs?", "Why hasn't he recorded a new album?", "scope"],
+    ["Why do I feel sad all the time?", "Why do I feel sad most of the time?", "scope"],
+    // "any" before a singular is every one; a pick both sides make is no difference.
+    ["Can any dog be trained to stop barking?", "Can all dogs be trained to stop barking?", "scope"],
+    [
+      "Do all airlines in Europe allow only one carry-on bag per passenger on short domestic flights within the EU?",
+      "Do European airlines allow only one carry-on bag per passenger on short domestic flights within the EU?",
+      "scope",
+    ],
+    // A rate counts its units both ways round.
+    ["Is $3/lb a good price for chicken breast?", "Is 3 dollars per pound a good price for chicken breast?", "conversion"],
+    // A long text that does not end in a question mark is read as a statement (a URL's "?" asks nothing).
+    [
+      "See the pricing page at https://example.com/pricing?plan=pro for what happens when a team exceeds its monthly quota of API calls.",
+      "See the pricing page at https://example.com/pricing?plan=pro for what happens when a team goes over its monthly quota of API calls.",
+      "substitution",
+    ],
+    // A conversion read the same way round, and units counted on both sides.
+    ["How many kilograms is 150 pounds?", "Convert 150 lbs to kg.", "conversion"],
+    ["How can I lose 25 pounds in a month?", "How can I lose 25 pounds in 1 month?", "conversion"],
+    // In a long statement one word in other words, or a clause turned round, is a rewording.
+    [
+      "Autovacuum, which is enabled by default in every PostgreSQL installation, periodically removes dead row versions and refreshes planner statistics.",
+      "Autovacuum periodically removes dead row versions and updates planner statistics, and it is enabled by default in every PostgreSQL installation.",
+      "substitution",
+    ],
+    [
+      "Every Dockerfile instruction produces a new layer in the image; when neither the instruction nor its inputs have changed, Docker reuses the cached layer.",
+      "Each instruction in a Dockerfile creates a new image layer, and Docker reuses cached layers when the instruction and its inputs have not changed.",
+      "scope",
+    ],
     // "keep my cat from biting" names no route.
     ["How can I keep my cat from biting me?", "How can I train my cat to stop biting me?", "swapped"],
     // An article before a count counts no one thing.
