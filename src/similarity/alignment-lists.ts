@@ -13,7 +13,7 @@ import {
   QUESTION_AUXILIARIES,
   TIME_NOUNS,
 } from "./alignment-answer-kind.js";
-import { NOT_A_MODEL } from "./alignment-models.js";
+import { NOT_A_MODEL, NOT_BEFORE_A_LETTER } from "./alignment-models.js";
 import { AMBIGUOUS_NUMBER_WORDS, ORDINALS, SCALES, TENS, UNITS } from "./alignment-numbers.js";
 import { SCOPE_LISTS } from "./alignment-scope.js";
 import { AFTER_SECOND, BEFORE_ABBREVIATION, UNIT_ABBREVIATIONS, UNIT_COMPOUNDS, UNIT_NAMES, UNIT_SIGNS } from "./alignment-units.js";
@@ -174,6 +174,7 @@ export const ALIGNMENT_LISTS = {
   oneOf: ONE_OF_WORDS,
   determiners: DETERMINERS,
   notAModel: NOT_A_MODEL,
+  notBeforeALetter: NOT_BEFORE_A_LETTER,
   answerKinds: {
     how: HOW_KINDS,
     breakers: KIND_BREAKERS,

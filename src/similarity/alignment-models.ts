@@ -4,6 +4,9 @@
  * letter on the other is no number mismatch. The word list is part of ALIGNMENT_LISTS (alignment-lists.ts).
  */
 
+/** Lower-case words a capital letter after does not designate a model of ("Java or C", "from A to B"). */
+export const NOT_BEFORE_A_LETTER: readonly string[] = "and or vs to from with in on of for is are than".split(" ");
+
 /** Short capitals that are words or common abbreviations, no model ("Should I", "Is Netflix OK", "HOW DO I"). */
 export const NOT_A_MODEL: readonly string[] =
   "I A AI AM AN AS AT BE BY DO GO HE IF IN IS IT ME MY NO OF OK ON OR PC PM SO TO TV UK UP US WE".split(" ");
@@ -17,6 +20,9 @@ const SENTENCE_END = /[.?!]/;
 const ROMAN_DIGITS: Readonly<Record<string, number>> = { I: 1, V: 5, X: 10, L: 50, C: 100 };
 const ROMAN = /^(?=.)(?:C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$/;
 const NOT_MODELS = new Set(NOT_A_MODEL);
+/** One capital letter: a grade, a type or a class after a word in lower case ("class A", "type O", "vitamin D", "an A"). */
+const LETTER = /^\p{Lu}$/u;
+const NOT_BEFORE_LETTER = new Set(NOT_BEFORE_A_LETTER);
 
 /** A Roman numeral's value ("XIV": 14). */
 function romanValue(numeral: string): number {
@@ -52,11 +58,18 @@ export function modelsOf(text: string): Models {
   const byName = new Map<string, Set<string>>();
   const all = new Set<string>();
   tokens.forEach(([token], i) => {
+    const [name] = tokens[i - 1] ?? [""];
+    if (LETTER.test(token) && token !== "I" && /^\p{Ll}+$/u.test(name) && !NOT_BEFORE_LETTER.has(name)) {
+      // "an A" and "a B" are grades alike.
+      const key = name === "an" ? "a" : name;
+      all.add(token);
+      byName.set(key, (byName.get(key) ?? new Set<string>()).add(token));
+      return;
+    }
     const value = designation(token);
     if (value === undefined) return;
     all.add(value);
     if (i === 0) return;
-    const [name] = tokens[i - 1];
     const nameAt = tokens[i - 1].index;
     const opensSentence = i === 1 || SENTENCE_END.test(text.slice(tokens[i - 2].index + tokens[i - 2][0].length, nameAt));
     if (!NAME.test(name) || opensSentence || !MODEL_GAP.test(text.slice(nameAt + name.length, tokens[i].index))) return;

@@ -448,6 +448,32 @@ const convertsOtherWay = (a: Side, b: Side) =>
   !a.rate &&
   !b.rate;
 
+/** The adjectives a comparative may come from: "longer" long, "bigger" big, "larger" large, "heavier" heavy. */
+function comparedAdjectives(word: string): string[] {
+  if (!word.endsWith("er") || word.length < 5) return [];
+  const stem = word.slice(0, -2);
+  const undoubled = stem.length > 2 && stem.at(-1) === stem.at(-2) ? [stem.slice(0, -1)] : [];
+  return [stem, `${stem}e`, ...undoubled, ...(stem.endsWith("i") ? [`${stem.slice(0, -1)}y`] : [])];
+}
+
+/** Two comparatives of opposite adjectives ("longer" / "shorter", "faster" / "slower"), or two antonyms. */
+const opposite = (x: string, y: string) =>
+  wordRelation(x, y) === "antonym" || comparedAdjectives(x).some((adjective) => comparedAdjectives(y).some((other) => wordRelation(adjective, other) === "antonym"));
+
+/**
+ * Whether the sides make one comparison from its two ends ("Is the Amazon longer than the Nile?" / "Is the Nile
+ * shorter than the Amazon?"): their only unmatched words are opposites and both compare with "than".
+ */
+const readsConversely = (a: Side, b: Side, leftA: readonly string[], leftB: readonly string[]) =>
+  leftA.length === 1 && leftB.length === 1 && opposite(leftA[0], leftB[0]) && a.words.includes("than") && b.words.includes("than");
+
+/** Whether `word` of a side follows "less" or "least" ("the least expensive"). */
+const diminished = (s: Side, word: string) => DIMINISHING.has(s.words[s.words.indexOf(word) - 1]);
+
+/** Whether a side asks for less of a word whose opposite the other side has unmatched ("least expensive" / "cheapest"). */
+const diminishesOpposite = (s: Side, otherLeft: readonly string[]) =>
+  s.words.some((word, i) => DIMINISHING.has(word) && i + 1 < s.words.length && otherLeft.some((other) => opposite(s.words[i + 1], other)));
+
 const diminishes = (s: Side) => s.words.some((word) => DIMINISHING.has(word)) && !s.words.some((word) => word === "more" || word === "most");
 
 /** The candidate vetoes an alignment reports. */
@@ -480,17 +506,21 @@ export function alignQuestions(textA: string, textB: string): Alignment {
   const questions = longest <= MAX_QUESTION_WORDS || (a.asks && b.asks && longest <= MAX_LONG_QUESTION_WORDS);
   const matchedA = (k: number) => toB[k] >= 0;
   const matchedB = (k: number) => used.has(k);
+  // "the least expensive" is "the cheapest": an antonym after "less" or "least" on one side only names the same end.
+  const antonym = leftA.some((x) => leftB.some((y) => wordRelation(x, y) === "antonym" && diminished(a, x) === diminished(b, y)));
+  const crossed = questions && crosses(a, b, toB);
+  const converse = crossed && readsConversely(a, b, leftA, leftB);
   return {
     unmatched: [leftA, leftB],
-    antonym: leftA.some((x) => leftB.some((y) => wordRelation(x, y) === "antonym")),
+    antonym: antonym && !converse,
     substitution: questions && replaced && leftA.length === 1 && leftB.length === 1 && matched > 0 && sameSlot(toB, i, j, b.content.length),
     wideSubstitution: replaced && leftA.length + leftB.length <= 4 && matched >= 2,
-    swapped: questions && crosses(a, b, toB),
+    swapped: crossed && !converse,
     argumentSwap: questions && swapsArguments(a, b, toB),
     superlative: questions && (asksExtremeOfShared(a, b, matchedA) || asksExtremeOfShared(b, a, matchedB)),
     quantity: quantityDiffers(a, b, matchedA, matchedB),
     oppositeSmallWord: hasOppositeSmallWord(a, b),
-    diminishing: diminishes(a) !== diminishes(b),
+    diminishing: diminishes(a) !== diminishes(b) && !diminishesOpposite(a, leftB) && !diminishesOpposite(b, leftA),
     scope: questions && scopeDiffers({ words: a.words, content: a.facts.content }, { words: b.words, content: b.facts.content }, sameWord),
     numberMismatch: a.numbers.size > 0 && b.numbers.size > 0 && (a.numbers.size !== b.numbers.size || [...a.numbers].some((number) => !b.numbers.has(number))),
     modelMismatch: modelsDiffer(a.models, b.models),

@@ -64,7 +64,9 @@ describe("aligning two questions", () => {
     ["What does it cost to hire a van for a week?", "What does it cost to hire a van for a day?", "unitMismatch"],
     ["What is the second tallest mountain in the world?", "What is the tallest mountain in the world?", "rank"],
     ["Is Python faster than C++?", "Is C++ faster than Python?", "swapped"],
-    ["Is a house cheaper than a flat?", "Is a flat more expensive than a house?", "antonym"],
+    ["Is the Amazon longer than the Nile?", "Is the Amazon shorter than the Nile?", "substitution"],
+    ["What is the cheapest way to ship a package?", "What is the most expensive way to ship a package?", "antonym"],
+    ["Which car is least safe?", "Which car is least dangerous?", "antonym"],
     ["How do I remove the first character of a string?", "How do I remove the last character of a string?", "oppositeSmallWord"],
     ["How do I split a bill between a few people?", "How do I split a bill between many people?", "oppositeSmallWord"],
     ["How many eggs do I need for a cake?", "How many eggs do I need for two cakes?", "quantity"],
@@ -97,6 +99,8 @@ describe("aligning two questions", () => {
     ["Are all prime numbers odd?", "Are most prime numbers odd?", "scope"],
     ["1 inch in cm?", "1 cm in inches?", "conversion"],
     ["How can I calculate how much 5 pounds is in kilograms?", "How can I calculate how much 5 kilograms is in pounds?", "conversion"],
+    ["What is a class A felony?", "What is a class B felony?", "modelMismatch"],
+    ["How do I get an A in calculus?", "How do I get a B in calculus?", "modelMismatch"],
     ["How much is $100 in euros?", "How much is 100 euros in dollars?", "conversion"],
     ["How much is 100 GBP in USD?", "How much is 100 USD in GBP?", "conversion"],
     ["What is 30 degrees Celsius in Fahrenheit?", "What is 30 degrees Fahrenheit in Celsius?", "conversion"],
@@ -243,6 +247,17 @@ describe("aligning two questions", () => {
       "Each instruction in a Dockerfile creates a new image layer, and Docker reuses cached layers when the instruction and its inputs have not changed.",
       "scope",
     ],
+    // A letter after "or", "to", ... is a choice, not a model; "I" is no letter grade.
+    ["Should I learn Java or C?", "Should I learn Java or C++?", "modelMismatch"],
+    ["Can I get a refund?", "Can we get a refund?", "modelMismatch"],
+    // One comparison read from its two ends.
+    ["Is the Amazon longer than the Nile?", "Is the Nile shorter than the Amazon?", "swapped"],
+    ["Why is Java faster than Python?", "Why is Python slower than Java?", "swapped"],
+    ["Are cats bigger than dogs?", "Are dogs smaller than cats?", "swapped"],
+    ["Is a house cheaper than a flat?", "Is a flat more expensive than a house?", "antonym"],
+    // An antonym after "less" or "least" names the same end.
+    ["What's the cheapest way to ship a package?", "What is the least expensive way to ship a package?", "antonym"],
+    ["What's the cheapest way to ship a package?", "What is the least expensive way to ship a package?", "diminishing"],
     // "keep my cat from biting" names no route.
     ["How can I keep my cat from biting me?", "How can I train my cat to stop biting me?", "swapped"],
     // An article before a count counts no one thing.
