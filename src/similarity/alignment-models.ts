@@ -62,8 +62,10 @@ export function modelsOf(text: string): Models {
     if (LETTER.test(token) && token !== "I" && /^\p{Ll}+$/u.test(name) && !NOT_BEFORE_LETTER.has(name)) {
       // "an A" and "a B" are grades alike.
       const key = name === "an" ? "a" : name;
-      all.add(token);
-      byName.set(key, (byName.get(key) ?? new Set<string>()).add(token));
+      // Read as a capital after a name would be ("vitamin C" as "Vitamin C"), Roman numerals by value.
+      const letter = ROMAN.test(token) ? String(romanValue(token)) : token;
+      all.add(letter);
+      byName.set(key, (byName.get(key) ?? new Set<string>()).add(letter));
       return;
     }
     const value = designation(token);

@@ -460,19 +460,28 @@ function comparedAdjectives(word: string): string[] {
 const opposite = (x: string, y: string) =>
   wordRelation(x, y) === "antonym" || comparedAdjectives(x).some((adjective) => comparedAdjectives(y).some((other) => wordRelation(adjective, other) === "antonym"));
 
+/** Whether `word` of a side is a comparative before its "than" ("longer ... than", "better than", "more expensive than"). */
+function comparesBeforeThan(s: Side, word: string): boolean {
+  const at = s.words.indexOf(word);
+  const comparative = comparedAdjectives(word).length > 0 || lemmasOf(word).some((lemma) => lemma !== word) || s.words[at - 1] === "more";
+  return comparative && at < s.words.lastIndexOf("than");
+}
+
 /**
  * Whether the sides make one comparison from its two ends ("Is the Amazon longer than the Nile?" / "Is the Nile
- * shorter than the Amazon?"): their only unmatched words are opposites and both compare with "than".
+ * shorter than the Amazon?"): their only unmatched words are opposite comparatives, each before its "than" (not
+ * "more rich people than monks" / "more monks than poor people").
  */
 const readsConversely = (a: Side, b: Side, leftA: readonly string[], leftB: readonly string[]) =>
-  leftA.length === 1 && leftB.length === 1 && opposite(leftA[0], leftB[0]) && a.words.includes("than") && b.words.includes("than");
+  leftA.length === 1 && leftB.length === 1 && opposite(leftA[0], leftB[0]) && comparesBeforeThan(a, leftA[0]) && comparesBeforeThan(b, leftB[0]);
 
 /** Whether `word` of a side follows "less" or "least" ("the least expensive"). */
 const diminished = (s: Side, word: string) => DIMINISHING.has(s.words[s.words.indexOf(word) - 1]);
 
-/** Whether a side asks for less of a word whose opposite the other side has unmatched ("least expensive" / "cheapest"). */
+/** Whether each "less" or "least" of a side asks for less of a word whose opposite the other side has unmatched ("least expensive" / "cheapest"). */
 const diminishesOpposite = (s: Side, otherLeft: readonly string[]) =>
-  s.words.some((word, i) => DIMINISHING.has(word) && i + 1 < s.words.length && otherLeft.some((other) => opposite(s.words[i + 1], other)));
+  s.words.some((word) => DIMINISHING.has(word)) &&
+  s.words.every((word, i) => !DIMINISHING.has(word) || (i + 1 < s.words.length && otherLeft.some((other) => opposite(s.words[i + 1], other))));
 
 const diminishes = (s: Side) => s.words.some((word) => DIMINISHING.has(word)) && !s.words.some((word) => word === "more" || word === "most");
 

@@ -100,6 +100,9 @@ describe("aligning two questions", () => {
     ["1 inch in cm?", "1 cm in inches?", "conversion"],
     ["How can I calculate how much 5 pounds is in kilograms?", "How can I calculate how much 5 kilograms is in pounds?", "conversion"],
     ["What is a class A felony?", "What is a class B felony?", "modelMismatch"],
+    // Opposites that are not the comparison itself, and a "less" the other side does not answer.
+    ["Are there more rich people than monks in Tibet?", "Are there more monks than people who are poor in Tibet?", "antonym"],
+    ["Do less expensive cars break down less often?", "Do cheaper cars break down often?", "diminishing"],
     ["How do I get an A in calculus?", "How do I get a B in calculus?", "modelMismatch"],
     ["How much is $100 in euros?", "How much is 100 euros in dollars?", "conversion"],
     ["How much is 100 GBP in USD?", "How much is 100 USD in GBP?", "conversion"],
@@ -249,6 +252,10 @@ describe("aligning two questions", () => {
     ],
     // A letter after "or", "to", ... is a choice, not a model; "I" is no letter grade.
     ["Should I learn Java or C?", "Should I learn Java or C++?", "modelMismatch"],
+    // A letter in lower case or capitals after the same word is the same model (Roman numerals by value).
+    ["Is vitamin C good for colds?", "Is Vitamin C good for colds?", "modelMismatch"],
+    ["Is the Tesla model X worth buying?", "Is the Tesla Model X worth buying?", "modelMismatch"],
+    ["Is Python better than Java?", "Is Java worse than Python?", "swapped"],
     ["Can I get a refund?", "Can we get a refund?", "modelMismatch"],
     // One comparison read from its two ends.
     ["Is the Amazon longer than the Nile?", "Is the Nile shorter than the Amazon?", "swapped"],
