@@ -57,6 +57,7 @@ export function modelsOf(text: string): Models {
   const tokens = [...text.matchAll(TOKEN)];
   const byName = new Map<string, Set<string>>();
   const all = new Set<string>();
+  const addModel = (name: string, model: string) => byName.set(name, (byName.get(name) ?? new Set<string>()).add(model));
   tokens.forEach(([token], i) => {
     const [name] = tokens[i - 1] ?? [""];
     if (LETTER.test(token) && token !== "I" && /^\p{Ll}+$/u.test(name) && !NOT_BEFORE_LETTER.has(name)) {
@@ -65,7 +66,7 @@ export function modelsOf(text: string): Models {
       // Read as a capital after a name would be ("vitamin C" as "Vitamin C"), Roman numerals by value.
       const letter = ROMAN.test(token) ? String(romanValue(token)) : token;
       all.add(letter);
-      byName.set(key, (byName.get(key) ?? new Set<string>()).add(letter));
+      addModel(key, letter);
       return;
     }
     const value = designation(token);
@@ -75,8 +76,7 @@ export function modelsOf(text: string): Models {
     const nameAt = tokens[i - 1].index;
     const opensSentence = i === 1 || SENTENCE_END.test(text.slice(tokens[i - 2].index + tokens[i - 2][0].length, nameAt));
     if (!NAME.test(name) || opensSentence || !MODEL_GAP.test(text.slice(nameAt + name.length, tokens[i].index))) return;
-    const key = name.toLowerCase();
-    byName.set(key, (byName.get(key) ?? new Set<string>()).add(value));
+    addModel(name.toLowerCase(), value);
   });
   return { byName, all };
 }

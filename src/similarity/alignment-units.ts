@@ -171,6 +171,9 @@ export function unitNamed(word: string): string | undefined {
   return unitOf(word) ?? own(MEASURE_ABBREVIATIONS, word) ?? (code === undefined || MEASURE_UNITS.has(code) ? undefined : code);
 }
 
+/** The units of the signs written against a number ("€50", "30 °C"). */
+const signUnits = (text: string) => new Set([...text.matchAll(SIGN)].map(([sign]) => UNIT_SIGNS[sign.toLowerCase().replace(/\s+/g, "")]));
+
 /** A number in digits or a cardinal in words ("30", "thirty"; not "second"). */
 const isCount = (word: string | undefined) => isNumber(word) || (word !== undefined && cardinal(word) === word);
 
@@ -179,7 +182,7 @@ const isCount = (word: string | undefined) => isNumber(word) || (word !== undefi
  * or after its "degrees" ("1 inch in cm": inch; "30 degrees Celsius": celsius).
  */
 export function countedUnitsOf(text: string, words: readonly string[]): Set<string> {
-  const counted = new Set([...text.matchAll(SIGN)].map(([sign]) => UNIT_SIGNS[sign.toLowerCase().replace(/\s+/g, "")]));
+  const counted = signUnits(text);
   words.forEach((word, i) => {
     const counts = isCount(words[i - 1]) || (/^degrees?$/.test(words[i - 1] ?? "") && isCount(words[i - 2]));
     const unit = counts ? (own(UNIT_ABBREVIATIONS, word) ?? unitOf(word)) : undefined;
@@ -195,7 +198,7 @@ export function countedUnitsOf(text: string, words: readonly string[]): Set<stri
 export function unitsOf(text: string, words: readonly string[]): Set<string> {
   const units = new Set<string>();
   for (const [, compound] of text.matchAll(COMPOUND)) UNIT_COMPOUNDS[compound.toLowerCase().replace(/\s+/g, "")].forEach((unit) => units.add(unit));
-  for (const [sign] of text.matchAll(SIGN)) units.add(UNIT_SIGNS[sign.toLowerCase().replace(/\s+/g, "")]);
+  for (const unit of signUnits(text)) units.add(unit);
   words.forEach((word, i) => {
     const abbreviation = own(UNIT_ABBREVIATIONS, word);
     if (abbreviation !== undefined && (isNumber(words[i - 1]) || BEFORE_ABBREVIATION.includes(words[i - 1]))) units.add(abbreviation);
