@@ -16,7 +16,7 @@ import {
 import { NOT_A_MODEL, NOT_BEFORE_A_LETTER } from "./alignment-models.js";
 import { AMBIGUOUS_NUMBER_WORDS, ORDINALS, SCALES, TENS, UNITS } from "./alignment-numbers.js";
 import { SCOPE_LISTS } from "./alignment-scope.js";
-import { AFTER_SECOND, BEFORE_ABBREVIATION, UNIT_ABBREVIATIONS, UNIT_COMPOUNDS, UNIT_NAMES, UNIT_SIGNS } from "./alignment-units.js";
+import { AFTER_SECOND, BEFORE_ABBREVIATION, UNIT_ABBREVIATIONS, UNIT_COMPOUNDS, UNIT_NAMES, UNIT_QUALIFIERS, UNIT_SIGNS } from "./alignment-units.js";
 
 /** Words a rewording adds or drops without changing what is asked. */
 export const WEAK_WORDS: readonly string[] = [
@@ -72,12 +72,20 @@ export const WEAK_WORDS: readonly string[] = [
 
 /**
  * Most content words a side may have for a substitution, a swap, a superlative, a scope, a unit or a year to count,
- * unless both sides end in a question mark (then MAX_LONG_QUESTION_WORDS; the other vetoes read any length): in a
+ * unless both sides ask (end in a question mark, or open with a request: then MAX_LONG_QUESTION_WORDS; the other
+ * vetoes read any length): in a
  * long statement one word in other words, a clause turned round ("X is used to teach Y" / "to teach Y, use X") or
  * a time in other units ("the last decade" / "the last 10 years") is a rewording; in a long question that repeats
  * every other word it is another question.
  */
 export const MAX_QUESTION_WORDS = 9;
+
+/**
+ * Verbs that open a request ("Write a bash one-liner that counts the lines ...", "Please explain ..."): a request
+ * asks as a question does, so one word changed in it asks for something else.
+ */
+export const REQUEST_VERBS: readonly string[] =
+  "write explain summarize summarise describe list give show tell translate convert calculate compute create generate define compare sort suggest recommend".split(" ");
 
 /** Most content words a question may have for those rules to read it: past it, a prompt is read as a statement (and the swap rules' cost stays bounded). */
 export const MAX_LONG_QUESTION_WORDS = 40;
@@ -87,6 +95,13 @@ export const DIRECTION_WORDS: readonly string[] = ["to", "into", "from", "than",
 
 /** Direction words that point the other way from "from": "from Delhi to Mumbai" is "to Mumbai from Delhi". */
 export const TOWARD_WORDS: readonly string[] = ["to", "into", "onto", "toward", "towards"];
+
+/**
+ * Verbs that move or turn a thing from one end to the other ("convert a decimal number to binary"): with one of
+ * them a question's words near its "to" are its ends, where elsewhere a word near it is a relation both sides
+ * keep ("How is the brain different from the mind?", "How does Python compare to Java?").
+ */
+export const ROUTE_VERBS: readonly string[] = ["convert", "translate", "change", "migrate", "switch", "move", "port", "upgrade", "downgrade", "transfer", "travel", "fly", "drive"];
 
 /** Comparisons before "than" that read the same both ways: "Python different than Java" asks of "Java different than Python". */
 export const SYMMETRIC_WORDS: readonly string[] = ["different", "differ", "differs"];
@@ -162,8 +177,10 @@ export const ALIGNMENT_LISTS = {
   weak: WEAK_WORDS,
   maxQuestionWords: MAX_QUESTION_WORDS,
   maxLongQuestionWords: MAX_LONG_QUESTION_WORDS,
+  requestVerbs: REQUEST_VERBS,
   direction: DIRECTION_WORDS,
   toward: TOWARD_WORDS,
+  routeVerbs: ROUTE_VERBS,
   symmetric: SYMMETRIC_WORDS,
   mutual: MUTUAL_VERBS,
   years: { before: YEAR_PREPOSITIONS, present: PRESENT_WORDS, past: PAST_WORDS },
@@ -198,6 +215,7 @@ export const ALIGNMENT_LISTS = {
   unitSigns: UNIT_SIGNS,
   unitCompounds: UNIT_COMPOUNDS,
   afterSecond: AFTER_SECOND,
+  unitQualifiers: UNIT_QUALIFIERS,
   spelled: SPELLED.map(([pattern, replacement]) => [String(pattern), replacement]),
   phrasal: PHRASAL_VERBS,
 };

@@ -23,6 +23,8 @@ const NOT_MODELS = new Set(NOT_A_MODEL);
 /** One capital letter: a grade, a type or a class after a word in lower case ("class A", "type O", "vitamin D", "an A"). */
 const LETTER = /^\p{Lu}$/u;
 const NOT_BEFORE_LETTER = new Set(NOT_BEFORE_A_LETTER);
+/** Pluses or minuses just after a letter, ending a word ("B+", "A-"; not "B-tree"). */
+const SIGN_AFTER = /^[+-]+(?![\p{L}\p{N}])/u;
 
 /** A Roman numeral's value ("XIV": 14). */
 function romanValue(numeral: string): number {
@@ -38,9 +40,18 @@ function romanValue(numeral: string): number {
  * What a word designates as a model, as a value: up to three digits and Roman numerals by value ("II", "2"),
  * one or two other capitals as written ("Y", "XP"). Four digits are a year or an amount ("IPL 2016", "Rs 1000").
  */
-function designation(token: string): string | undefined {
+export function designation(token: string): string | undefined {
   if (/^\d{1,3}$/.test(token)) return String(Number(token));
   if (!/^\p{Lu}{1,2}$/u.test(token) || NOT_MODELS.has(token)) return undefined;
+  return ROMAN.test(token) ? String(romanValue(token)) : token;
+}
+
+/**
+ * A capital letter after a word in lower case, as a grade, a type or a class ("type O", "class A"), read as a
+ * capital after a name would be ("vitamin C" as "Vitamin C"), Roman numerals by value; not after "or", "to", ...
+ */
+export function letterAfter(token: string, before: string): string | undefined {
+  if (!LETTER.test(token) || token === "I" || !/^\p{Ll}+$/u.test(before) || NOT_BEFORE_LETTER.has(before)) return undefined;
   return ROMAN.test(token) ? String(romanValue(token)) : token;
 }
 
@@ -60,13 +71,13 @@ export function modelsOf(text: string): Models {
   const addModel = (name: string, model: string) => byName.set(name, (byName.get(name) ?? new Set<string>()).add(model));
   tokens.forEach(([token], i) => {
     const [name] = tokens[i - 1] ?? [""];
-    if (LETTER.test(token) && token !== "I" && /^\p{Ll}+$/u.test(name) && !NOT_BEFORE_LETTER.has(name)) {
+    const letter = letterAfter(token, name);
+    if (letter !== undefined) {
+      // A grade's sign is part of it ("a B+" / "a B-").
+      const sign = SIGN_AFTER.exec(text.slice(tokens[i].index + token.length))?.[0] ?? "";
+      all.add(letter + sign);
       // "an A" and "a B" are grades alike.
-      const key = name === "an" ? "a" : name;
-      // Read as a capital after a name would be ("vitamin C" as "Vitamin C"), Roman numerals by value.
-      const letter = ROMAN.test(token) ? String(romanValue(token)) : token;
-      all.add(letter);
-      addModel(key, letter);
+      addModel(name === "an" ? "a" : name, letter + sign);
       return;
     }
     const value = designation(token);

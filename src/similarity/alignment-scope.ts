@@ -25,6 +25,8 @@ export const PICK_WORDS: readonly string[] = ["one", "single", "some", "individu
 export const NOUN_PICKS: readonly string[] = ["any", "most"];
 /** Before "any" or "most", words that make it no pick: "the most popular", "are there any conservatives" (do some exist). */
 export const BEFORE_NOT_PICKING: readonly string[] = ["the", "there"];
+/** Before "any", words that make it a pick of one, whatever its noun: "whether any element is positive" (some element). */
+export const BEFORE_ANY_PICKING: readonly string[] = ["whether", "if"];
 /** Articles: a pick against a set ("a tab" / "all tabs"), not against a whole ("a folder" / "a whole folder"). */
 export const ARTICLES: readonly string[] = ["a", "an"];
 /** Words between a quantifier and its noun that the noun is read past ("all of the files", "all my changes"). */
@@ -45,6 +47,7 @@ export const SCOPE_LISTS = {
   picks: PICK_WORDS,
   nounPicks: NOUN_PICKS,
   beforeNotPicking: BEFORE_NOT_PICKING,
+  beforeAnyPicking: BEFORE_ANY_PICKING,
   articles: ARTICLES,
   beforeNoun: BEFORE_NOUN,
   beforePronounOne: BEFORE_PRONOUN_ONE,
@@ -60,6 +63,7 @@ const PICK = new Set(PICK_WORDS);
 const ARTICLE = new Set(ARTICLES);
 const NOUN_PICK = new Set(NOUN_PICKS);
 const NOT_PICKING = new Set(BEFORE_NOT_PICKING);
+const ANY_PICKING = new Set(BEFORE_ANY_PICKING);
 const SKIPPED = new Set(BEFORE_NOUN);
 const PRONOUN_ONE = new Set(BEFORE_PRONOUN_ONE);
 const PRONOUN_AFTER_ALL = new Set(PRONOUNS_AFTER_ALL);
@@ -97,11 +101,12 @@ const articlesAt = (words: readonly string[]) => words.flatMap((word, i) => (ART
 
 /**
  * Whether "any" or "most" at `i` picks some of a set: not after "the" or "there", and "any" only before a plural or
- * "of" ("any snakes", "any of my benefits"); before a singular it means every one ("Can any dog be trained?").
+ * "of" ("any snakes", "any of my benefits"), or after "whether" or "if"; before a singular it means every one ("Can
+ * any dog be trained?").
  */
 function picksSomeOf(words: readonly string[], i: number): boolean {
   if (!NOUN_PICK.has(words[i]) || NOT_PICKING.has(words[i - 1])) return false;
-  return words[i] !== "any" || words[i + 1] === "of" || words.slice(i + 1, i + 3).some((next) => /[^s]s$/.test(next));
+  return words[i] !== "any" || ANY_PICKING.has(words[i - 1]) || words[i + 1] === "of" || words.slice(i + 1, i + 3).some((next) => /[^s]s$/.test(next));
 }
 
 const takesInAll = (words: readonly string[]) => setUniversalsAt(words).length > 0 || words.some((word) => ALL.has(word) || WHOLE.has(word));

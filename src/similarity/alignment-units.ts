@@ -177,14 +177,19 @@ const signUnits = (text: string) => new Set([...text.matchAll(SIGN)].map(([sign]
 /** A number in digits or a cardinal in words ("30", "thirty"; not "second"). */
 const isCount = (word: string | undefined) => isNumber(word) || (word !== undefined && cardinal(word) === word);
 
+/** Words between a count and its unit: "30 degrees Celsius", "one US dollar", "10 Canadian dollars". */
+export const UNIT_QUALIFIERS: readonly string[] = ["degree", "degrees", "us", "canadian", "australian", "singapore"];
+const UNIT_QUALIFIER = new Set(UNIT_QUALIFIERS);
+
 /**
  * The units a question counts: a sign against a number ("$100"), a unit just after a number, in digits or words,
- * or after its "degrees" ("1 inch in cm": inch; "30 degrees Celsius": celsius).
+ * or after its "degrees" or a currency's country ("1 inch in cm": inch; "30 degrees Celsius": celsius; "one US
+ * dollar": dollar).
  */
 export function countedUnitsOf(text: string, words: readonly string[]): Set<string> {
   const counted = signUnits(text);
   words.forEach((word, i) => {
-    const counts = isCount(words[i - 1]) || (/^degrees?$/.test(words[i - 1] ?? "") && isCount(words[i - 2]));
+    const counts = isCount(words[i - 1]) || (UNIT_QUALIFIER.has(words[i - 1]) && isCount(words[i - 2]));
     const unit = counts ? (own(UNIT_ABBREVIATIONS, word) ?? unitOf(word)) : undefined;
     if (unit !== undefined) counted.add(unit);
   });

@@ -23,6 +23,8 @@ import {
   PHRASAL_VERBS,
   PRAISE_SUPERLATIVES,
   PRESENT_WORDS,
+  REQUEST_VERBS,
+  ROUTE_VERBS,
   SPELLED,
   SYMMETRIC_WORDS,
   TOWARD_WORDS,
@@ -33,6 +35,7 @@ import { answerKindsDiffer, questionPhraseOf, type QuestionPhrase } from "./alig
 import { modelsDiffer, modelsOf, type Models } from "./alignment-models.js";
 import { cardinal, numberRun, wordNumbers } from "./alignment-numbers.js";
 import { scopeDiffers } from "./alignment-scope.js";
+import { routeOf, routesTurned, type RouteStep } from "./alignment-routes.js";
 import { countedUnitsOf, unitNamed, unitsOf } from "./alignment-units.js";
 import { questionFacts, readRemembered, stem, type QuestionFacts } from "./guard-text.js";
 import { lemmasOf, wordRelation } from "./lexicon.js";
@@ -59,6 +62,15 @@ const TOWARD = new Set(TOWARD_WORDS);
 const YEAR_BEFORE = new Set(YEAR_PREPOSITIONS);
 const PRESENT = new Set(PRESENT_WORDS);
 const PAST = new Set(PAST_WORDS);
+const REQUEST = new Set(REQUEST_VERBS);
+const ROUTE = new Set(ROUTE_VERBS);
+
+/** Whether a side names a move from one end to another ("convert", "migrating"); see ROUTE_VERBS. */
+const namesRoute = (s: Side) => s.content.some((word) => ROUTE.has(word) || lemmasOf(word).some((lemma) => ROUTE.has(lemma)));
+
+/** Whether a text asks: it ends in a question mark (a URL's "?" or code's "?." asks nothing), or opens with a request ("Write ...", "Please explain ..."). */
+const asks = (text: string, words: readonly string[]) =>
+  /\?["'”’)\]]*\s*$/u.test(text) || REQUEST.has(words[0] ?? "") || (words[0] === "please" && REQUEST.has(words[1] ?? ""));
 
 /** "from" facing "to" (or "into", ...): the same route read from its other end ("from Delhi to Mumbai" / "to Mumbai from Delhi"). */
 const facing = (x: string, y: string) => (x === "from" && TOWARD.has(y)) || (TOWARD.has(x) && y === "from");
@@ -112,7 +124,10 @@ export interface Alignment extends Readonly<Record<AlignmentVeto, boolean>> {
    * ("the greatest examples", as "the best").
    */
   readonly superlative: boolean;
-  /** Words that trade places around a direction word ("Paris to London" / "London to Paris", "PDF to Word" / "Word document to PDF"). */
+  /**
+   * Words that trade places around a direction word ("Paris to London" / "London to Paris", "PDF to Word" / "Word
+   * document to PDF"), or numbers and models ("from Windows 7 to Windows 10" / "from Windows 10 to Windows 7").
+   */
   readonly swapped: boolean;
   /** One side has a short word, the other its opposite ("zoom in" / "zoom out"). */
   readonly oppositeSmallWord: boolean;
@@ -159,8 +174,10 @@ interface Side {
   readonly rank: string;
   /** Its question phrase: the kind of answer it asks for ("how far": a distance) and the word that names it. */
   readonly phrase: QuestionPhrase;
-  /** Whether it ends in a question mark (a URL's "?" or code's "?." asks nothing). */
+  /** Whether it asks: a question mark at its end, or a request ("Write a function that ..."). */
   readonly asks: boolean;
+  /** The values on each side of its direction words ("from Windows 7 to Windows 10"); see alignment-routes.ts. */
+  readonly route: readonly RouteStep[];
 }
 
 /**
@@ -192,7 +209,8 @@ function readSide(text: string): Side {
     rate: words.includes("per") || text.includes("/"),
     rank: rankOf(words),
     phrase: questionPhraseOf(words, facts.starts, facts.contracted),
-    asks: /\?["'”’)\]]*\s*$/u.test(text),
+    asks: asks(text, words),
+    route: routeOf(rewritten),
   };
 }
 
@@ -267,6 +285,8 @@ function matchPhrases(a: Side, b: Side, toB: number[], used: Set<number>): void 
 interface DirectionSpans {
   /** The direction word itself. */
   word: string;
+  /** Its index in the side's words. */
+  at: number;
   /** From the previous direction word (or the start), nearest last. */
   before: number[];
   /** Up to the next direction word (or the end), nearest first. */
@@ -280,6 +300,7 @@ function spansAround(side: Side, isMatched: (k: number) => boolean): DirectionSp
     const matched = side.positions.flatMap((position, k) => (isMatched(k) ? [[position, k] as const] : []));
     return {
       word: side.words[at],
+      at,
       before: matched.filter(([position]) => position > from && position < at).map(([, k]) => k),
       after: matched.filter(([position]) => position > at && position < to).map(([, k]) => k),
     };
@@ -306,6 +327,9 @@ function comparedAround(
   return SYMMETRIC.has(a.content[relationA]) || SYMMETRIC.has(b.content[relationB]) ? "symmetric" : "ordered";
 }
 
+/** How many words from a direction word a word still stands by it along a route: "convert a decimal number to binary". */
+const NEAR_DIRECTION = 2;
+
 /**
  * Whether the words on the two sides of a direction word trade places ("miles to km" / "km to miles", "from
  * MySQL to PostgreSQL" / "from PostgreSQL to MySQL", "a file from my machine to a server" / "from a server to
@@ -313,19 +337,31 @@ function comparedAround(
  * it on the other, and the word just after it in the span before. Words a rewording merely moves elsewhere do
  * not count. Against a direction word facing it ("to" / "from"), the words cross when the route is the same
  * ("from Delhi to Mumbai" / "to Mumbai from Delhi"), and, where its "from" names a route, stand in the same
- * order when it is turned round ("from Delhi to Mumbai" / "to Delhi from Mumbai").
+ * order when it is turned round ("from Delhi to Mumbai" / "to Delhi from Mumbai"). A word a side writes twice
+ * tells no side of its direction word; where both sides name a route (ROUTE_VERBS), a word up to NEAR_DIRECTION
+ * words from it stands by it too ("convert a decimal number to binary" / "a binary number to decimal").
  */
 function crosses(a: Side, b: Side, toB: readonly number[]): boolean {
   if (asksDistance(a) && asksDistance(b)) return false;
-  const spansB = spansAround(b, (j) => toB.includes(j));
-  return spansAround(a, (i) => toB[i] >= 0).some(({ word, before, after }) => {
+  // A word written twice on a side stands on both sides of its direction word ("from Windows 7 to Windows 10").
+  const once = (s: Side, k: number) => s.content.indexOf(s.content[k]) === s.content.lastIndexOf(s.content[k]);
+  const spansB = spansAround(b, (j) => toB.includes(j) && once(b, j));
+  const routes = namesRoute(a) && namesRoute(b);
+  return spansAround(a, (i) => toB[i] >= 0 && once(a, i)).some(({ word, at, before, after }) => {
     if (before.length === 0 || after.length === 0) return false;
     const first = toB[after[0]];
+    // Along a route, words within NEAR_DIRECTION of the direction word stand by it too ("a decimal number to binary").
+    const near = (k: number) => routes && Math.abs(a.positions[k] - at) <= NEAR_DIRECTION;
     return spansB.some((span) => {
       const relation = comparedAround(a, b, word === "than" && span.word === "than", before, span.before, toB);
       if (relation === "symmetric") return false;
       const last = toB[before[before.length - (relation === "ordered" ? 2 : 1)]];
-      if (!facing(word, span.word)) return span.after.includes(last) && span.before.includes(first);
+      if (!facing(word, span.word)) {
+        if (relation === "ordered") return span.after.includes(last) && span.before.includes(first);
+        const lasts = [last, ...before.filter(near).map((k) => toB[k])];
+        const firsts = [first, ...after.filter(near).map((k) => toB[k])];
+        return lasts.some((j) => span.after.includes(j)) && firsts.some((j) => span.before.includes(j));
+      }
       return routeEnd(a, word) && routeEnd(b, span.word) && span.before.includes(last) && span.after.includes(first);
     });
   });
@@ -469,11 +505,19 @@ function comparesBeforeThan(s: Side, word: string): boolean {
 
 /**
  * Whether the sides make one comparison from its two ends ("Is the Amazon longer than the Nile?" / "Is the Nile
- * shorter than the Amazon?"): their only unmatched words are opposite comparatives, each before its "than" (not
- * "more rich people than monks" / "more monks than poor people").
+ * shorter than the Amazon?", "more popular than" / "less popular than"): their only unmatched words are opposite
+ * comparatives, each before its "than" (not "more rich people than monks" / "more monks than poor people"), or
+ * "less" or "fewer" against "more".
  */
 const readsConversely = (a: Side, b: Side, leftA: readonly string[], leftB: readonly string[]) =>
-  leftA.length === 1 && leftB.length === 1 && opposite(leftA[0], leftB[0]) && comparesBeforeThan(a, leftA[0]) && comparesBeforeThan(b, leftB[0]);
+  (leftA.length === 1 && leftB.length === 1 && opposite(leftA[0], leftB[0]) && comparesBeforeThan(a, leftA[0]) && comparesBeforeThan(b, leftB[0])) ||
+  ([...leftA, ...leftB].every((word) => DIMINISHING.has(word)) && (moreAgainstLess(a, b) || moreAgainstLess(b, a)));
+
+/** Whether a side's word stands before its last "than". */
+const beforeThan = (s: Side, word: string) => s.words.includes(word) && s.words.indexOf(word) < s.words.lastIndexOf("than");
+
+/** Whether `x` compares with "more" and `y` with "less" or "fewer" ("more popular than" / "less popular than"), each before its "than". */
+const moreAgainstLess = (x: Side, y: Side) => beforeThan(x, "more") && !beforeThan(x, "less") && (beforeThan(y, "less") || beforeThan(y, "fewer")) && !beforeThan(y, "more");
 
 /** Whether `word` of a side follows "less" or "least" ("the least expensive"). */
 const diminished = (s: Side, word: string) => DIMINISHING.has(s.words[s.words.indexOf(word) - 1]);
@@ -510,26 +554,27 @@ export function alignQuestions(textA: string, textB: string): Alignment {
   const i = toB.indexOf(-1);
   const j = b.content.findIndex((_, k) => !used.has(k));
   const replaced = leftA.length > 0 && leftB.length > 0;
-  // A rewording moves and replaces words freely in a long statement, not in a question (MAX_QUESTION_WORDS).
+  // A rewording moves and replaces words freely in a long statement, not in a question or a request (MAX_QUESTION_WORDS).
   const longest = Math.max(a.content.length, b.content.length);
   const questions = longest <= MAX_QUESTION_WORDS || (a.asks && b.asks && longest <= MAX_LONG_QUESTION_WORDS);
   const matchedA = (k: number) => toB[k] >= 0;
   const matchedB = (k: number) => used.has(k);
   // "the least expensive" is "the cheapest": an antonym after "less" or "least" on one side only names the same end.
   const antonym = leftA.some((x) => leftB.some((y) => wordRelation(x, y) === "antonym" && diminished(a, x) === diminished(b, y)));
-  const crossed = questions && crosses(a, b, toB);
+  // Values turned round are no rewording in any text ("from Windows 7 to Windows 10" / "from Windows 10 to Windows 7").
+  const crossed = (questions && crosses(a, b, toB)) || routesTurned(a.route, b.route);
   const converse = crossed && readsConversely(a, b, leftA, leftB);
   return {
     unmatched: [leftA, leftB],
     antonym: antonym && !converse,
-    substitution: questions && replaced && leftA.length === 1 && leftB.length === 1 && matched > 0 && sameSlot(toB, i, j, b.content.length),
+    substitution: questions && replaced && leftA.length === 1 && leftB.length === 1 && matched > 0 && sameSlot(toB, i, j, b.content.length) && !converse,
     wideSubstitution: replaced && leftA.length + leftB.length <= 4 && matched >= 2,
     swapped: crossed && !converse,
     argumentSwap: questions && swapsArguments(a, b, toB),
     superlative: questions && (asksExtremeOfShared(a, b, matchedA) || asksExtremeOfShared(b, a, matchedB)),
     quantity: quantityDiffers(a, b, matchedA, matchedB),
-    oppositeSmallWord: hasOppositeSmallWord(a, b),
-    diminishing: diminishes(a) !== diminishes(b) && !diminishesOpposite(a, leftB) && !diminishesOpposite(b, leftA),
+    oppositeSmallWord: hasOppositeSmallWord(a, b) && !converse,
+    diminishing: diminishes(a) !== diminishes(b) && !diminishesOpposite(a, leftB) && !diminishesOpposite(b, leftA) && !converse,
     scope: questions && scopeDiffers({ words: a.words, content: a.facts.content }, { words: b.words, content: b.facts.content }, sameWord),
     numberMismatch: a.numbers.size > 0 && b.numbers.size > 0 && (a.numbers.size !== b.numbers.size || [...a.numbers].some((number) => !b.numbers.has(number))),
     modelMismatch: modelsDiffer(a.models, b.models),

@@ -107,6 +107,30 @@ describe("aligning two questions", () => {
     ["How much is $100 in euros?", "How much is 100 euros in dollars?", "conversion"],
     ["How much is 100 GBP in USD?", "How much is 100 USD in GBP?", "conversion"],
     ["What is 30 degrees Celsius in Fahrenheit?", "What is 30 degrees Fahrenheit in Celsius?", "conversion"],
+    ["Is Python more popular than Java?", "Is Python less popular than Java?", "diminishing"],
+    ["Are there more cats than dogs in the US?", "Are there fewer cats than dogs in the US?", "diminishing"],
+    ["Does light travel faster than sound?", "Does light travel slower than sound?", "substitution"],
+    ["How many euros do I get for one US dollar?", "How many US dollars do I get for one euro?", "conversion"],
+    ["How do I check in Python whether all elements of a list are positive?", "How do I check in Python whether any element of a list is positive?", "scope"],
+    ["What does a B+ equal on a 4.0 GPA scale?", "What does a B- equal on a 4.0 GPA scale?", "modelMismatch"],
+    ["Explain how to convert a decimal number to binary, with an example", "Explain how to convert a binary number to decimal, with an example", "swapped"],
+    // A long request asks as a long question does.
+    [
+      "Write a Python function that reads a CSV file from disk and returns the number of rows in it, skipping the header line",
+      "Write a Python function that reads a JSON file from disk and returns the number of rows in it, skipping the header line",
+      "substitution",
+    ],
+    [
+      "Please summarize the main causes of the French Revolution in five bullet points for a high school history class",
+      "Please summarize the main causes of the American Revolution in five bullet points for a high school history class",
+      "substitution",
+    ],
+    // Numbers and models around a direction word turned round: no content word moves.
+    ["How do I upgrade from Windows 7 to Windows 10?", "How do I upgrade from Windows 10 to Windows 7?", "swapped"],
+    ["Can a person with type O blood donate to type AB?", "Can a person with type AB blood donate to type O?", "swapped"],
+    ["What is 2 to the power of 10?", "What is ten to the power of two?", "swapped"],
+    ["Is moving from plan A to plan B free?", "Is moving to plan A from plan B free?", "swapped"],
+    ["Upgrading from version 2.5 to 3.0 keeps the settings.", "Upgrading from version 3.0 to 2.5 keeps the settings.", "swapped"],
     // A long question that repeats every other word asks something else; a long statement need not be a question.
     [
       "I'm writing a Python script that processes CSV files, and I need to know how to append rows to an existing CSV file without touching the header row. What's the cleanest approach?",
@@ -162,6 +186,15 @@ describe("aligning two questions", () => {
     ["How many ounces are in a cup?", "How many oz are in a cup?"],
     ["What is 50 USD in rupees?", "What is 50 dollars in INR?"],
     ["How many eggs are in a dozen?", "How many eggs are in 12?"],
+    // The same route from its other end, and "vs", which compares both ways round.
+    ["How do I upgrade from Windows 7 to Windows 10?", "How do I upgrade to Windows 10 from Windows 7?"],
+    ["Should I buy the iPhone 7 vs 8?", "Should I buy the iPhone 8 vs 7?"],
+    // One comparison from its two ends, with "more" and "less", or with the verb beside the comparative.
+    ["Is Python more popular than Java?", "Is Java less popular than Python?"],
+    ["Are there more cats than dogs in the US?", "Are there fewer dogs than cats in the US?"],
+    ["Does light travel faster than sound?", "Does sound travel slower than light?"],
+    ["What is a B-tree index?", "What is a B tree index?"],
+    ["Is a score of 7 out of 10 good?", "Is 7 out of 10 a good score?"],
   ])("keeps the paraphrase %j / %j", (a, b) => {
     expect(lexicalVeto(a, b)).toBeUndefined();
   });

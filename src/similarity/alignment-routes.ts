@@ -1,0 +1,76 @@
+/**
+ * The values a question puts on each side of a direction word ("from Windows 7 to Windows 10", "type O to type
+ * AB", "2 to the power of 10"), for the question alignment (alignment.ts): numbers and models are no content
+ * words, so the words around them read the same both ways round, and only their values tell the route's ends.
+ */
+import { DIRECTION_WORDS, TOWARD_WORDS } from "./alignment-lists.js";
+import { designation, letterAfter } from "./alignment-models.js";
+import { numberRun } from "./alignment-numbers.js";
+
+/** A number (decimals kept whole: "1.5") or a word. */
+const TOKEN = /\d+(?:[.,]\d+)*|[\p{L}\p{N}]+/gu;
+/** "vs" compares both ways round: "Python 2 vs 3" asks "Python 3 vs 2". */
+const ONE_WAY = new Set(DIRECTION_WORDS.filter((word) => word !== "vs" && word !== "versus"));
+const TOWARD = new Set(TOWARD_WORDS);
+
+/** How far from its direction word a value may stand: "2 to the power of 10", "type O blood donate to type AB". */
+const REACH = 4;
+
+/** One direction word and the values nearest it on each side, within REACH tokens and no other direction word between ("7 to 10"). */
+export interface RouteStep {
+  readonly from: string;
+  readonly word: string;
+  readonly to: string;
+}
+
+/**
+ * Each token's value, or undefined: a number in digits or words ("10", "ten", "twenty one", each word of a run
+ * its value), a letter after a lower-case word ("type O"), a model ("XP").
+ */
+function valuesOf(tokens: readonly string[]): (string | undefined)[] {
+  const lower = tokens.map((token) => token.toLowerCase());
+  const values: (string | undefined)[] = [];
+  while (values.length < tokens.length) {
+    const i = values.length;
+    const run = numberRun(lower, i);
+    if (run) values.push(...Array<string>(run.end - i).fill(String(run.value)));
+    else if (/^\d/.test(tokens[i])) values.push(String(Number(tokens[i].replace(/,(?=\d{3}\b)/g, ""))));
+    else values.push(letterAfter(tokens[i], tokens[i - 1] ?? "") ?? designation(tokens[i]));
+  }
+  return values;
+}
+
+/** The steps of a text's route: each direction word with a value on both sides of it. */
+export function routeOf(text: string): RouteStep[] {
+  const tokens = [...text.matchAll(TOKEN)].map(([token]) => token);
+  const values = valuesOf(tokens);
+  const isDirection = (i: number) => ONE_WAY.has(tokens[i].toLowerCase());
+  const steps: RouteStep[] = [];
+  /** The value nearest direction word `at` going by `step`, within REACH tokens and before another direction word. */
+  const nearest = (at: number, step: 1 | -1) => {
+    for (let i = at + step; Math.abs(i - at) <= REACH && i >= 0 && i < tokens.length && !isDirection(i); i += step) {
+      if (values[i] !== undefined) return values[i];
+    }
+    return undefined;
+  };
+  tokens.forEach((token, at) => {
+    if (!isDirection(at)) return;
+    const from = nearest(at, -1);
+    const to = nearest(at, 1);
+    if (from !== undefined && to !== undefined && from !== to) steps.push({ from, word: token.toLowerCase(), to });
+  });
+  return steps;
+}
+
+/** "from" facing "to" (or "into", ...): "from 7 to 10" is "to 10 from 7". */
+const facing = (x: string, y: string) => (x === "from" && TOWARD.has(y)) || (TOWARD.has(x) && y === "from");
+
+/**
+ * Whether two routes run between the same values the other way round: "from 7 to 10" / "from 10 to 7", "2 to the
+ * power of 10" / "10 to the power of 2", "to 7 from 10" / "from 7 to 10".
+ */
+export function routesTurned(a: readonly RouteStep[], b: readonly RouteStep[]): boolean {
+  return a.some((x) =>
+    b.some((y) => (y.word === x.word && y.from === x.to && y.to === x.from) || (facing(x.word, y.word) && y.from === x.from && y.to === x.to)),
+  );
+}
