@@ -13,7 +13,7 @@ import {
   QUESTION_AUXILIARIES,
   TIME_NOUNS,
 } from "./alignment-answer-kind.js";
-import { NOT_A_MODEL, NOT_BEFORE_A_LETTER } from "./alignment-models.js";
+import { NOT_A_MODEL, NOT_BEFORE_A_LETTER, SIGN_WORDS } from "./alignment-models.js";
 import { AMBIGUOUS_NUMBER_WORDS, ORDINALS, SCALES, TENS, UNITS } from "./alignment-numbers.js";
 import { SCOPE_LISTS } from "./alignment-scope.js";
 import { AFTER_SECOND, BEFORE_ABBREVIATION, UNIT_ABBREVIATIONS, UNIT_COMPOUNDS, UNIT_NAMES, UNIT_QUALIFIERS, UNIT_SIGNS } from "./alignment-units.js";
@@ -103,6 +103,16 @@ export const TOWARD_WORDS: readonly string[] = ["to", "into", "onto", "toward", 
  */
 export const ROUTE_VERBS: readonly string[] = ["convert", "translate", "change", "migrate", "switch", "move", "port", "upgrade", "downgrade", "transfer", "travel", "fly", "drive"];
 
+/**
+ * Words that make a text's values read both ways round, so that their order tells nothing: a comparison ("Compare
+ * Windows 10 to Windows 11", "Is 0.999 repeating equal to 1?") or alternatives ("2 to the power of 10 or 10 to the
+ * power of 2").
+ */
+export const BOTH_WAYS_WORDS: readonly string[] = [
+  "compare", "compared", "compares", "comparing", "comparison", "similar", "same", "equal", "equals", "equivalent",
+  "different", "differ", "differs", "difference", "or",
+];
+
 /** Comparisons before "than" that read the same both ways: "Python different than Java" asks of "Java different than Python". */
 export const SYMMETRIC_WORDS: readonly string[] = ["different", "differ", "differs"];
 
@@ -181,6 +191,7 @@ export const ALIGNMENT_LISTS = {
   direction: DIRECTION_WORDS,
   toward: TOWARD_WORDS,
   routeVerbs: ROUTE_VERBS,
+  bothWays: BOTH_WAYS_WORDS,
   symmetric: SYMMETRIC_WORDS,
   mutual: MUTUAL_VERBS,
   years: { before: YEAR_PREPOSITIONS, present: PRESENT_WORDS, past: PAST_WORDS },
@@ -192,6 +203,7 @@ export const ALIGNMENT_LISTS = {
   determiners: DETERMINERS,
   notAModel: NOT_A_MODEL,
   notBeforeALetter: NOT_BEFORE_A_LETTER,
+  signWords: SIGN_WORDS,
   answerKinds: {
     how: HOW_KINDS,
     breakers: KIND_BREAKERS,

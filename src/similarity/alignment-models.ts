@@ -23,8 +23,11 @@ const NOT_MODELS = new Set(NOT_A_MODEL);
 /** One capital letter: a grade, a type or a class after a word in lower case ("class A", "type O", "vitamin D", "an A"). */
 const LETTER = /^\p{Lu}$/u;
 const NOT_BEFORE_LETTER = new Set(NOT_BEFORE_A_LETTER);
-/** Pluses or minuses just after a letter, ending a word ("B+", "A-"; not "B-tree"). */
-const SIGN_AFTER = /^[+-]+(?![\p{L}\p{N}])/u;
+/** A plus or a minus just after a letter, ending a word ("B+", "A-"; not "B-tree", nor a dash: "a B--is that bad?"). */
+const SIGN_AFTER = /^[+-](?![\p{L}\p{N}+-])/u;
+/** Signs written as words after a letter ("A negative", "B minus"). */
+export const SIGN_WORDS: Readonly<Record<string, string>> = { plus: "+", positive: "+", minus: "-", negative: "-" };
+const signWord = (word: string) => (Object.hasOwn(SIGN_WORDS, word.toLowerCase()) ? SIGN_WORDS[word.toLowerCase()] : undefined);
 
 /** A Roman numeral's value ("XIV": 14). */
 function romanValue(numeral: string): number {
@@ -69,12 +72,13 @@ export function modelsOf(text: string): Models {
   const byName = new Map<string, Set<string>>();
   const all = new Set<string>();
   const addModel = (name: string, model: string) => byName.set(name, (byName.get(name) ?? new Set<string>()).add(model));
+  // A grade's sign is part of it ("a B+" / "a B-", "type A negative").
+  const signAt = (i: number) => SIGN_AFTER.exec(text.slice(tokens[i].index + tokens[i][0].length))?.[0] ?? signWord(tokens[i + 1]?.[0] ?? "") ?? "";
   tokens.forEach(([token], i) => {
     const [name] = tokens[i - 1] ?? [""];
     const letter = letterAfter(token, name);
     if (letter !== undefined) {
-      // A grade's sign is part of it ("a B+" / "a B-").
-      const sign = SIGN_AFTER.exec(text.slice(tokens[i].index + token.length))?.[0] ?? "";
+      const sign = signAt(i);
       all.add(letter + sign);
       // "an A" and "a B" are grades alike.
       addModel(name === "an" ? "a" : name, letter + sign);
@@ -83,6 +87,8 @@ export function modelsOf(text: string): Models {
     const value = designation(token);
     if (value === undefined) return;
     all.add(value);
+    // A letter with a sign anywhere, for the other side to find ("O positive and O negative" / "O- and O+").
+    if (LETTER.test(token)) all.add(value + signAt(i));
     if (i === 0) return;
     const nameAt = tokens[i - 1].index;
     const opensSentence = i === 1 || SENTENCE_END.test(text.slice(tokens[i - 2].index + tokens[i - 2][0].length, nameAt));

@@ -3,7 +3,7 @@
  * AB", "2 to the power of 10"), for the question alignment (alignment.ts): numbers and models are no content
  * words, so the words around them read the same both ways round, and only their values tell the route's ends.
  */
-import { DIRECTION_WORDS, TOWARD_WORDS } from "./alignment-lists.js";
+import { BOTH_WAYS_WORDS, DIRECTION_WORDS, TOWARD_WORDS } from "./alignment-lists.js";
 import { designation, letterAfter } from "./alignment-models.js";
 import { numberRun } from "./alignment-numbers.js";
 
@@ -12,6 +12,7 @@ const TOKEN = /\d+(?:[.,]\d+)*|[\p{L}\p{N}]+/gu;
 /** "vs" compares both ways round: "Python 2 vs 3" asks "Python 3 vs 2". */
 const ONE_WAY = new Set(DIRECTION_WORDS.filter((word) => word !== "vs" && word !== "versus"));
 const TOWARD = new Set(TOWARD_WORDS);
+const BOTH_WAYS = new Set(BOTH_WAYS_WORDS);
 
 /** How far from its direction word a value may stand: "2 to the power of 10", "type O blood donate to type AB". */
 const REACH = 4;
@@ -40,9 +41,14 @@ function valuesOf(tokens: readonly string[]): (string | undefined)[] {
   return values;
 }
 
-/** The steps of a text's route: each direction word with a value on both sides of it. */
+/**
+ * The steps of a text's route: each direction word with a value on both sides of it. None where the text reads its
+ * values both ways (BOTH_WAYS_WORDS), and a step whose reverse the text also takes is none ("from 90 to 70 and
+ * from 70 to 90").
+ */
 export function routeOf(text: string): RouteStep[] {
   const tokens = [...text.matchAll(TOKEN)].map(([token]) => token);
+  if (tokens.some((token) => BOTH_WAYS.has(token.toLowerCase()))) return [];
   const values = valuesOf(tokens);
   const isDirection = (i: number) => ONE_WAY.has(tokens[i].toLowerCase());
   const steps: RouteStep[] = [];
@@ -59,18 +65,23 @@ export function routeOf(text: string): RouteStep[] {
     const to = nearest(at, 1);
     if (from !== undefined && to !== undefined && from !== to) steps.push({ from, word: token.toLowerCase(), to });
   });
-  return steps;
+  const taken = new Set(steps.map(keyOf));
+  return steps.filter((step) => !turnedKeys(step).some((key) => taken.has(key)));
 }
 
-/** "from" facing "to" (or "into", ...): "from 7 to 10" is "to 10 from 7". */
-const facing = (x: string, y: string) => (x === "from" && TOWARD.has(y)) || (TOWARD.has(x) && y === "from");
+const keyOf = ({ from, word, to }: RouteStep) => `${from}\u0000${word}\u0000${to}`;
+
+/** The keys of the steps that run `step` the other way round: "10 to 7" and "from 10 ... to 7" for "from 7 to 10". */
+function turnedKeys({ from, word, to }: RouteStep): string[] {
+  const facingWords = word === "from" ? [...TOWARD] : TOWARD.has(word) ? ["from"] : [];
+  return [keyOf({ from: to, word, to: from }), ...facingWords.map((other) => keyOf({ from, word: other, to }))];
+}
 
 /**
  * Whether two routes run between the same values the other way round: "from 7 to 10" / "from 10 to 7", "2 to the
  * power of 10" / "10 to the power of 2", "to 7 from 10" / "from 7 to 10".
  */
 export function routesTurned(a: readonly RouteStep[], b: readonly RouteStep[]): boolean {
-  return a.some((x) =>
-    b.some((y) => (y.word === x.word && y.from === x.to && y.to === x.from) || (facing(x.word, y.word) && y.from === x.from && y.to === x.to)),
-  );
+  const keys = new Set(b.map(keyOf));
+  return a.some((step) => turnedKeys(step).some((key) => keys.has(key)));
 }

@@ -511,7 +511,14 @@ function comparesBeforeThan(s: Side, word: string): boolean {
  */
 const readsConversely = (a: Side, b: Side, leftA: readonly string[], leftB: readonly string[]) =>
   (leftA.length === 1 && leftB.length === 1 && opposite(leftA[0], leftB[0]) && comparesBeforeThan(a, leftA[0]) && comparesBeforeThan(b, leftB[0])) ||
-  ([...leftA, ...leftB].every((word) => DIMINISHING.has(word)) && (moreAgainstLess(a, b) || moreAgainstLess(b, a)));
+  (leftA.length + leftB.length > 0 &&
+    [...leftA, ...leftB].every((word) => DIMINISHING.has(word)) &&
+    comparesOnly(a) &&
+    comparesOnly(b) &&
+    (moreAgainstLess(a, b) || moreAgainstLess(b, a)));
+
+/** Whether a side's only direction word is its comparison's "than" (no route that might be what turned round). */
+const comparesOnly = (s: Side) => s.directions.length > 0 && s.directions.every((at) => s.words[at] === "than");
 
 /** Whether a side's word stands before its last "than". */
 const beforeThan = (s: Side, word: string) => s.words.includes(word) && s.words.indexOf(word) < s.words.lastIndexOf("than");
@@ -561,8 +568,8 @@ export function alignQuestions(textA: string, textB: string): Alignment {
   const matchedB = (k: number) => used.has(k);
   // "the least expensive" is "the cheapest": an antonym after "less" or "least" on one side only names the same end.
   const antonym = leftA.some((x) => leftB.some((y) => wordRelation(x, y) === "antonym" && diminished(a, x) === diminished(b, y)));
-  // Values turned round are no rewording in any text ("from Windows 7 to Windows 10" / "from Windows 10 to Windows 7").
-  const crossed = (questions && crosses(a, b, toB)) || routesTurned(a.route, b.route);
+  // Values turned round in a statement as in a question ("from Windows 7 to Windows 10" / "from Windows 10 to Windows 7").
+  const crossed = (questions && crosses(a, b, toB)) || (longest <= MAX_LONG_QUESTION_WORDS && routesTurned(a.route, b.route));
   const converse = crossed && readsConversely(a, b, leftA, leftB);
   return {
     unmatched: [leftA, leftB],

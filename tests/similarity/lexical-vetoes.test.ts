@@ -114,6 +114,8 @@ describe("aligning two questions", () => {
     ["How do I check in Python whether all elements of a list are positive?", "How do I check in Python whether any element of a list is positive?", "scope"],
     ["What does a B+ equal on a 4.0 GPA scale?", "What does a B- equal on a 4.0 GPA scale?", "modelMismatch"],
     ["Explain how to convert a decimal number to binary, with an example", "Explain how to convert a binary number to decimal, with an example", "swapped"],
+    // A route turned round is no comparison read from its other end.
+    ["Is flying from NY to LA more expensive than driving?", "Is flying from LA to NY less expensive than driving?", "swapped"],
     // A long request asks as a long question does.
     [
       "Write a Python function that reads a CSV file from disk and returns the number of rows in it, skipping the header line",
@@ -194,6 +196,13 @@ describe("aligning two questions", () => {
     ["Are there more cats than dogs in the US?", "Are there fewer dogs than cats in the US?"],
     ["Does light travel faster than sound?", "Does sound travel slower than light?"],
     ["What is a B-tree index?", "What is a B tree index?"],
+    // A review's: values read both ways, a route a side takes both ways, a sign in words, a dash.
+    ["Compare Windows 10 to Windows 11", "Compare Windows 11 to Windows 10"],
+    ["Is 0.999 repeating equal to 1?", "Is 1 equal to 0.999 repeating?"],
+    ["Which is bigger, 2 to the power of 10 or 10 to the power of 2?", "Which is bigger, 10 to the power of 2 or 2 to the power of 10?"],
+    ["My score went from 90 to 70 and my friend's went from 70 to 90; who improved?", "My friend's score went from 70 to 90 and mine went from 90 to 70; who improved?"],
+    ["Is my blood type A-?", "Is my blood type A negative?"],
+    ["I got a B--is that a bad grade?", "I got a B, is that a bad grade?"],
     ["Is a score of 7 out of 10 good?", "Is 7 out of 10 a good score?"],
   ])("keeps the paraphrase %j / %j", (a, b) => {
     expect(lexicalVeto(a, b)).toBeUndefined();
