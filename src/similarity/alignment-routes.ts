@@ -24,6 +24,12 @@ export interface RouteStep {
   readonly to: string;
 }
 
+/** A number in digits as a value ("1,000" 1000, "3.0" 3), a version as written ("1.2.3"). */
+function digitsValue(token: string): string {
+  const digits = token.replace(/,(?=\d{3}\b)/g, "");
+  return Number.isNaN(Number(digits)) ? digits : String(Number(digits));
+}
+
 /**
  * Each token's value, or undefined: a number in digits or words ("10", "ten", "twenty one", each word of a run
  * its value), a letter after a lower-case word ("type O"), a model ("XP").
@@ -35,7 +41,7 @@ function valuesOf(tokens: readonly string[]): (string | undefined)[] {
     const i = values.length;
     const run = numberRun(lower, i);
     if (run) values.push(...Array<string>(run.end - i).fill(String(run.value)));
-    else if (/^\d/.test(tokens[i])) values.push(String(Number(tokens[i].replace(/,(?=\d{3}\b)/g, ""))));
+    else if (/^\d/.test(tokens[i])) values.push(digitsValue(tokens[i]));
     else values.push(letterAfter(tokens[i], tokens[i - 1] ?? "") ?? designation(tokens[i]));
   }
   return values;
@@ -71,7 +77,7 @@ export function routeOf(text: string): RouteStep[] {
 
 const keyOf = ({ from, word, to }: RouteStep) => `${from}\u0000${word}\u0000${to}`;
 
-/** The keys of the steps that run `step` the other way round: "10 to 7" and "from 10 ... to 7" for "from 7 to 10". */
+/** The keys of the steps that run `step` the other way round: "10 to 7" and "7 from 10" for "7 to 10". */
 function turnedKeys({ from, word, to }: RouteStep): string[] {
   const facingWords = word === "from" ? [...TOWARD] : TOWARD.has(word) ? ["from"] : [];
   return [keyOf({ from: to, word, to: from }), ...facingWords.map((other) => keyOf({ from, word: other, to }))];

@@ -133,6 +133,7 @@ describe("aligning two questions", () => {
     ["What is 2 to the power of 10?", "What is ten to the power of two?", "swapped"],
     ["Is moving from plan A to plan B free?", "Is moving to plan A from plan B free?", "swapped"],
     ["Upgrading from version 2.5 to 3.0 keeps the settings.", "Upgrading from version 3.0 to 2.5 keeps the settings.", "swapped"],
+    ["Can I downgrade from 1.2.3 to 1.1.0?", "Can I downgrade from 1.1.0 to 1.2.3?", "swapped"],
     // A long question that repeats every other word asks something else; a long statement need not be a question.
     [
       "I'm writing a Python script that processes CSV files, and I need to know how to append rows to an existing CSV file without touching the header row. What's the cleanest approach?",
