@@ -20,6 +20,8 @@ import { AFTER_SECOND, BEFORE_ABBREVIATION, UNIT_ABBREVIATIONS, UNIT_COMPOUNDS, 
 
 /** Words a rewording adds or drops without changing what is asked. */
 export const WEAK_WORDS: readonly string[] = [
+  "whole",
+  "entire",
   "make",
   "do",
   "get",
@@ -169,6 +171,16 @@ export const SPELLED: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(all)-(?=\p{L})/giu, "$1"],
 ];
 
+/**
+ * Compounds read as the words they mean, which WordNet, holding single words only, cannot link ("the melting point of
+ * gold" asks "the temperature at which gold melts").
+ */
+export const COMPOUNDS: Readonly<Record<string, string>> = {
+  "melting point": "melting temperature",
+  "boiling point": "boiling temperature",
+  "freezing point": "freezing temperature",
+};
+
 /** Phrasal verbs read as the one word they mean ("turn on dark mode" asks "enable dark mode"). */
 export const PHRASAL_VERBS: Readonly<Record<string, string>> = {
   "turn on": "enable",
@@ -230,4 +242,5 @@ export const ALIGNMENT_LISTS = {
   unitQualifiers: UNIT_QUALIFIERS,
   spelled: SPELLED.map(([pattern, replacement]) => [String(pattern), replacement]),
   phrasal: PHRASAL_VERBS,
+  compounds: COMPOUNDS,
 };

@@ -21,6 +21,7 @@ import {
   OPPOSITE_SMALL_WORDS,
   PAST_WORDS,
   PHRASAL_VERBS,
+  COMPOUNDS,
   PRAISE_SUPERLATIVES,
   PRESENT_WORDS,
   REQUEST_VERBS,
@@ -48,6 +49,9 @@ const PHRASAL = Object.entries(PHRASAL_VERBS).map(([phrase, word]) => {
   const [verb, ...rest] = phrase.split(" ");
   return [new RegExp(`\\b${verb}(?:s|ed|ing)?\\s+${rest.join("\\s+")}\\b`, "gi"), word] as const;
 });
+
+/** A compound in any case, its words apart by any spacing. */
+const COMPOUND = Object.entries(COMPOUNDS).map(([compound, meaning]) => [new RegExp(`\\b${compound.replace(" ", "\\s+")}\\b`, "gi"), meaning] as const);
 
 const WEAK = new Set(WEAK_WORDS);
 const DIRECTION = new Set(DIRECTION_WORDS);
@@ -189,7 +193,7 @@ const RECENT_SIDES = new Lru<string, Side>(512);
 const side = (text: string): Side => readRemembered(RECENT_SIDES, text, readSide);
 
 function readSide(text: string): Side {
-  const rewritten = [...SPELLED, ...PHRASAL].reduce((spelled, [pattern, replacement]) => spelled.replace(pattern, replacement), text);
+  const rewritten = [...SPELLED, ...PHRASAL, ...COMPOUND].reduce((spelled, [pattern, replacement]) => spelled.replace(pattern, replacement), text);
   const facts = questionFacts(rewritten);
   const words = facts.words;
   const positions = words.flatMap((word, i) => (facts.content.has(word) && !WEAK.has(word) && cardinal(word) === undefined && !/^\d/.test(word) && word.length > 1 ? [i] : []));

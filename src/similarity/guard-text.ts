@@ -13,6 +13,20 @@ const STOPWORDS = new Set(
 
 const NEGATIONS = new Set(["not", "no", "non", "never", "without", "none", "nobody", "nothing", "neither", "nor", "cannot", "lack", "lacks", "lacking", "absence", "absent"]);
 
+/** Other names of one thing, each group written as the guard joins a name ("visualstudiocode"). */
+export const NAME_ALIAS_GROUPS: ReadonlyArray<readonly string[]> = [
+  ["go", "golang"],
+  ["postgres", "postgresql"],
+  ["mac", "macos", "osx"],
+  ["k8s", "kubernetes"],
+  ["node", "nodejs"],
+  ["react", "reactjs"],
+  ["vue", "vuejs"],
+  ["sklearn", "scikitlearn"],
+  ["vscode", "visualstudiocode"],
+];
+const NAME_ALIASES = new Map(NAME_ALIAS_GROUPS.flatMap((group) => group.map((name) => [name, group.filter((other) => other !== name)] as const)));
+
 /** Pairs of words whose swap reverses what is asked (matched on a crude stem, so "installing" is "install"). */
 const OPPOSITES: ReadonlyArray<readonly [string, string]> = [
   ["install", "uninstall"],
@@ -266,10 +280,12 @@ function isPluralOf(word: string, name: string): boolean {
 
 /**
  * Whether `other` mentions the entity of `facts`: in words, written together or apart ("Huggingface" for
- * "Hugging Face"), in the plural, or as initials ("ML" for "Machine Learning", "machine learning" for "ML", "JS"
- * for "JavaScript").
+ * "Hugging Face"), in the plural, as initials ("ML" for "Machine Learning", "machine learning" for "ML", "JS"
+ * for "JavaScript"), or by another of its names (NAME_ALIAS_GROUPS: "Golang" for "Go").
  */
 function mentions(other: QuestionFacts, entity: string, facts: QuestionFacts): boolean {
+  // An alias as a name, or in lower case where it is no common word ("postgres"; "go" or "mac" only as a name).
+  if ((NAME_ALIASES.get(entity) ?? []).some((alias) => other.entities.has(alias) || (alias.length > 4 && other.words.includes(alias)))) return true;
   const initials = facts.nameInitials.get(entity);
   if (initials && other.acronyms.has(initials)) return true;
   const words = other.words;

@@ -116,6 +116,9 @@ describe("aligning two questions", () => {
     ["Explain how to convert a decimal number to binary, with an example", "Explain how to convert a binary number to decimal, with an example", "swapped"],
     // A route turned round is no comparison read from its other end.
     ["Is flying from NY to LA more expensive than driving?", "Is flying from LA to NY less expensive than driving?", "swapped"],
+    // "whole" is added freely, so what it qualifies is the word replaced.
+    ["How do I change the font of the whole document in Word?", "How do I change the font of one paragraph in Word?", "substitution"],
+    ["What is the melting point of gold?", "What is the boiling point of gold?", "substitution"],
     // A long request asks as a long question does.
     [
       "Write a Python function that reads a CSV file from disk and returns the number of rows in it, skipping the header line",
@@ -197,6 +200,9 @@ describe("aligning two questions", () => {
     ["Are there more cats than dogs in the US?", "Are there fewer dogs than cats in the US?"],
     ["Does light travel faster than sound?", "Does sound travel slower than light?"],
     ["What is a B-tree index?", "What is a B tree index?"],
+    // A compound WordNet does not hold, read as what it means.
+    ["What is the melting point of gold?", "At what temperature does gold melt?"],
+    ["What's the boiling point of water in Fahrenheit?", "At what Fahrenheit temperature does water boil?"],
     // A review's: values read both ways, a route a side takes both ways, a sign in words, a dash.
     ["Compare Windows 10 to Windows 11", "Compare Windows 11 to Windows 10"],
     ["Is 0.999 repeating equal to 1?", "Is 1 equal to 0.999 repeating?"],

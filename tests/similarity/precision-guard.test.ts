@@ -73,6 +73,12 @@ describe("guard text facts", () => {
     expect(unmentioned("What is JS used for?", "What is JavaScript used for?")).toBe(false);
     expect(unmentioned("What is JavaScript used for?", "What is JS used for?")).toBe(false);
     expect(unmentioned("What is TS used for?", "What is JavaScript used for?")).toBe(true);
+    // Another name of the same thing, as a name, or in lower case where it is no common word.
+    expect(unmentioned("How do I write a TCP server in Go?", "How can I build a TCP server using Golang?")).toBe(false);
+    expect(unmentioned("How can I build a TCP server using Golang?", "How do I write a TCP server in Go?")).toBe(false);
+    expect(unmentioned("How do I migrate from MySQL to PostgreSQL?", "how do i move from mysql to postgres")).toBe(false);
+    expect(unmentioned("How do I add a printer on macOS?", "How can I set up a new printer on my Mac?")).toBe(false);
+    expect(unmentioned("Should I learn Golang?", "Should I go and learn Rust?")).toBe(true);
     // Initials stand only for the words in the same order, and only when written in capitals.
     expect(unmentioned("What is ML used for?", "What is learning machine used for?")).toBe(true);
     expect(unmentioned("Where is Ml?", "Where is my laptop?")).toBe(true);
