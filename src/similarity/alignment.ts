@@ -335,6 +335,16 @@ function comparedAround(
 const NEAR_DIRECTION = 2;
 
 /**
+ * How many words before "than" both sides share as their comparison, nearest first: "faster" in "Python faster than
+ * C++", "burn more calories" in "running burn more calories than walking" (at least the one comparedAround found).
+ */
+function sharedRelation(before: readonly number[], beforeB: readonly number[], toB: readonly number[]): number {
+  let shared = 1;
+  while (shared < before.length - 1 && shared < beforeB.length - 1 && toB[before[before.length - 1 - shared]] === beforeB[beforeB.length - 1 - shared]) shared++;
+  return shared;
+}
+
+/**
  * Whether the words on the two sides of a direction word trade places ("miles to km" / "km to miles", "from
  * MySQL to PostgreSQL" / "from PostgreSQL to MySQL", "a file from my machine to a server" / "from a server to
  * my machine"): for a direction word of each side, the word just before it on one side is in the span after
@@ -359,7 +369,7 @@ function crosses(a: Side, b: Side, toB: readonly number[]): boolean {
     return spansB.some((span) => {
       const relation = comparedAround(a, b, word === "than" && span.word === "than", before, span.before, toB);
       if (relation === "symmetric") return false;
-      const last = toB[before[before.length - (relation === "ordered" ? 2 : 1)]];
+      const last = toB[before[before.length - 1 - (relation === "ordered" ? sharedRelation(before, span.before, toB) : 0)]];
       if (!facing(word, span.word)) {
         if (relation === "ordered") return span.after.includes(last) && span.before.includes(first);
         const lasts = [last, ...before.filter(near).map((k) => toB[k])];

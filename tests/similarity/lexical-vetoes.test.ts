@@ -116,6 +116,9 @@ describe("aligning two questions", () => {
     ["Explain how to convert a decimal number to binary, with an example", "Explain how to convert a binary number to decimal, with an example", "swapped"],
     // A route turned round is no comparison read from its other end.
     ["Is flying from NY to LA more expensive than driving?", "Is flying from LA to NY less expensive than driving?", "swapped"],
+    // A comparison of several words both sides share, its arguments turned round.
+    ["Does running burn more calories than walking?", "Does walking burn more calories than running?", "swapped"],
+    ["Do cats sleep more hours than dogs?", "Do dogs sleep more hours than cats?", "swapped"],
     // "whole" is added freely, so what it qualifies is the word replaced.
     ["How do I change the font of the whole document in Word?", "How do I change the font of one paragraph in Word?", "substitution"],
     ["What is the melting point of gold?", "What is the boiling point of gold?", "substitution"],
@@ -200,6 +203,7 @@ describe("aligning two questions", () => {
     ["Are there more cats than dogs in the US?", "Are there fewer dogs than cats in the US?"],
     ["Does light travel faster than sound?", "Does sound travel slower than light?"],
     ["What is a B-tree index?", "What is a B tree index?"],
+    ["Does running burn more calories than walking?", "Does walking burn fewer calories than running?"],
     // A compound WordNet does not hold, read as what it means.
     ["What is the melting point of gold?", "At what temperature does gold melt?"],
     ["What's the boiling point of water in Fahrenheit?", "At what Fahrenheit temperature does water boil?"],
