@@ -20,8 +20,6 @@ import { AFTER_SECOND, BEFORE_ABBREVIATION, UNIT_ABBREVIATIONS, UNIT_COMPOUNDS, 
 
 /** Words a rewording adds or drops without changing what is asked. */
 export const WEAK_WORDS: readonly string[] = [
-  "whole",
-  "entire",
   "make",
   "do",
   "get",
@@ -177,8 +175,11 @@ export const SPELLED: ReadonlyArray<readonly [RegExp, string]> = [
  */
 export const COMPOUNDS: Readonly<Record<string, string>> = {
   "melting point": "melting temperature",
+  "melting points": "melting temperatures",
   "boiling point": "boiling temperature",
+  "boiling points": "boiling temperatures",
   "freezing point": "freezing temperature",
+  "freezing points": "freezing temperatures",
 };
 
 /** Phrasal verbs read as the one word they mean ("turn on dark mode" asks "enable dark mode"). */

@@ -284,8 +284,8 @@ function isPluralOf(word: string, name: string): boolean {
  * for "JavaScript"), or by another of its names (NAME_ALIAS_GROUPS: "Golang" for "Go").
  */
 function mentions(other: QuestionFacts, entity: string, facts: QuestionFacts): boolean {
-  // An alias as a name, or in lower case where it is no common word ("postgres"; "go" or "mac" only as a name).
-  if ((NAME_ALIASES.get(entity) ?? []).some((alias) => other.entities.has(alias) || (alias.length > 4 && other.words.includes(alias)))) return true;
+  // An alias written as a name, not in capitals ("MAC address" names no Mac) nor as a common word ("react").
+  if ((NAME_ALIASES.get(entity) ?? []).some((alias) => other.entities.has(alias) && !other.acronyms.has(alias))) return true;
   const initials = facts.nameInitials.get(entity);
   if (initials && other.acronyms.has(initials)) return true;
   const words = other.words;

@@ -119,9 +119,10 @@ describe("aligning two questions", () => {
     // A comparison of several words both sides share, its arguments turned round.
     ["Does running burn more calories than walking?", "Does walking burn more calories than running?", "swapped"],
     ["Do cats sleep more hours than dogs?", "Do dogs sleep more hours than cats?", "swapped"],
-    // "whole" is added freely, so what it qualifies is the word replaced.
-    ["How do I change the font of the whole document in Word?", "How do I change the font of one paragraph in Word?", "substitution"],
     ["What is the melting point of gold?", "What is the boiling point of gold?", "substitution"],
+    // "whole" names a kind ("whole milk", "a whole number"): a content word.
+    ["How many calories are in a cup of whole milk?", "How many calories are in a cup of skim milk?", "substitution"],
+    ["Is 7 a whole number?", "Is 7 a prime number?", "substitution"],
     // A long request asks as a long question does.
     [
       "Write a Python function that reads a CSV file from disk and returns the number of rows in it, skipping the header line",
@@ -207,6 +208,7 @@ describe("aligning two questions", () => {
     // A compound WordNet does not hold, read as what it means.
     ["What is the melting point of gold?", "At what temperature does gold melt?"],
     ["What's the boiling point of water in Fahrenheit?", "At what Fahrenheit temperature does water boil?"],
+    ["What are the melting points of iron and gold?", "What is the melting point of iron and gold?"],
     // A review's: values read both ways, a route a side takes both ways, a sign in words, a dash.
     ["Compare Windows 10 to Windows 11", "Compare Windows 11 to Windows 10"],
     ["Is 0.999 repeating equal to 1?", "Is 1 equal to 0.999 repeating?"],
