@@ -16,6 +16,9 @@ export function cardinal(word: string): string | undefined {
   return UNITS.includes(base) || TENS.includes(base) || Object.hasOwn(SCALES, base) ? base : undefined;
 }
 
+/** A number in digits without its thousands separators ("1,000" → "1000"; "1,5" stays). */
+export const withoutThousands = (number: string) => number.replace(/,(?=\d{3}\b)/g, "");
+
 /** The value of the run of number words that starts at `from` ("two hundred" → 200) and where it ends, or undefined. */
 export function numberRun(words: readonly string[], from: number): { value: number; end: number } | undefined {
   let total = 0;

@@ -5,7 +5,7 @@
  */
 import { BOTH_WAYS_WORDS, DIRECTION_WORDS, TOWARD_WORDS } from "./alignment-lists.js";
 import { designation, letterAfter } from "./alignment-models.js";
-import { numberRun } from "./alignment-numbers.js";
+import { numberRun, withoutThousands } from "./alignment-numbers.js";
 
 /** A number (decimals kept whole: "1.5") or a word. */
 const TOKEN = /\d+(?:[.,]\d+)*|[\p{L}\p{N}]+/gu;
@@ -26,7 +26,7 @@ export interface RouteStep {
 
 /** A number in digits as a value ("1,000" 1000, "3.0" 3), a version as written ("1.2.3"). */
 function digitsValue(token: string): string {
-  const digits = token.replace(/,(?=\d{3}\b)/g, "");
+  const digits = withoutThousands(token);
   return Number.isNaN(Number(digits)) ? digits : String(Number(digits));
 }
 

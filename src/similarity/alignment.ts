@@ -34,7 +34,7 @@ import {
 } from "./alignment-lists.js";
 import { answerKindsDiffer, questionPhraseOf, type QuestionPhrase } from "./alignment-answer-kind.js";
 import { modelsDiffer, modelsOf, type Models } from "./alignment-models.js";
-import { cardinal, numberRun, wordNumbers } from "./alignment-numbers.js";
+import { cardinal, numberRun, withoutThousands, wordNumbers } from "./alignment-numbers.js";
 import { scopeDiffers } from "./alignment-scope.js";
 import { routeOf, routesTurned, type RouteStep } from "./alignment-routes.js";
 import { countedUnitsOf, unitNamed, unitsOf } from "./alignment-units.js";
@@ -197,7 +197,7 @@ function readSide(text: string): Side {
   const facts = questionFacts(rewritten);
   const words = facts.words;
   const positions = words.flatMap((word, i) => (facts.content.has(word) && !WEAK.has(word) && cardinal(word) === undefined && !/^\d/.test(word) && word.length > 1 ? [i] : []));
-  const digits = (text.match(/\d+(?:[.,]\d+)*/g) ?? []).map((number) => number.replace(/,(?=\d{3}\b)/g, ""));
+  const digits = (text.match(/\d+(?:[.,]\d+)*/g) ?? []).map(withoutThousands);
   const directions = words.flatMap((word, i) => (DIRECTION.has(word) ? [i] : []));
   const numbers = new Set([...digits, ...wordNumbers(words)]);
   return {
@@ -510,11 +510,13 @@ function comparedAdjectives(word: string): string[] {
 const opposite = (x: string, y: string) =>
   wordRelation(x, y) === "antonym" || comparedAdjectives(x).some((adjective) => comparedAdjectives(y).some((other) => wordRelation(adjective, other) === "antonym"));
 
+/** Whether a side's word stands before its last "than". */
+const beforeThan = (s: Side, word: string) => s.words.includes(word) && s.words.indexOf(word) < s.words.lastIndexOf("than");
+
 /** Whether `word` of a side is a comparative before its "than" ("longer ... than", "better than", "more expensive than"). */
 function comparesBeforeThan(s: Side, word: string): boolean {
-  const at = s.words.indexOf(word);
-  const comparative = comparedAdjectives(word).length > 0 || lemmasOf(word).some((lemma) => lemma !== word) || s.words[at - 1] === "more";
-  return comparative && at < s.words.lastIndexOf("than");
+  const comparative = comparedAdjectives(word).length > 0 || lemmasOf(word).some((lemma) => lemma !== word) || s.words[s.words.indexOf(word) - 1] === "more";
+  return comparative && beforeThan(s, word);
 }
 
 /**
@@ -533,9 +535,6 @@ const readsConversely = (a: Side, b: Side, leftA: readonly string[], leftB: read
 
 /** Whether a side's only direction word is its comparison's "than" (no route that might be what turned round). */
 const comparesOnly = (s: Side) => s.directions.length > 0 && s.directions.every((at) => s.words[at] === "than");
-
-/** Whether a side's word stands before its last "than". */
-const beforeThan = (s: Side, word: string) => s.words.includes(word) && s.words.indexOf(word) < s.words.lastIndexOf("than");
 
 /** Whether `x` compares with "more" and `y` with "less" or "fewer" ("more popular than" / "less popular than"), each before its "than". */
 const moreAgainstLess = (x: Side, y: Side) => beforeThan(x, "more") && !beforeThan(x, "less") && (beforeThan(y, "less") || beforeThan(y, "fewer")) && !beforeThan(y, "more");
