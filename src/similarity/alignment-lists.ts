@@ -17,6 +17,7 @@ import { NOT_A_MODEL, NOT_BEFORE_A_LETTER, SIGN_WORDS } from "./alignment-models
 import { AMBIGUOUS_NUMBER_WORDS, ORDINALS, SCALES, TENS, UNITS } from "./alignment-numbers.js";
 import { SCOPE_LISTS } from "./alignment-scope.js";
 import { AFTER_SECOND, BEFORE_ABBREVIATION, UNIT_ABBREVIATIONS, UNIT_COMPOUNDS, UNIT_NAMES, UNIT_QUALIFIERS, UNIT_SIGNS } from "./alignment-units.js";
+import { NAME_ALIAS_GROUPS } from "./guard-text.js";
 
 /** Words a rewording adds or drops without changing what is asked. */
 export const WEAK_WORDS: readonly string[] = [
@@ -139,6 +140,20 @@ export const OPPOSITE_SMALL_WORDS: ReadonlyArray<readonly [string, string]> = [
   ["before", "after"],
 ];
 
+/**
+ * Comparatives of opposite ends that WordNet holds no antonym for ("great" has none, "close" none of "far"): "Is 7
+ * greater than 5?" is not "Is 7 smaller than 5?", and "Is 5 smaller than 7?" asks it from the other end.
+ */
+export const OPPOSITE_COMPARATIVES: ReadonlyArray<readonly [string, string]> = [
+  ["greater", "smaller"],
+  ["greater", "lesser"],
+  ["greater", "less"],
+  ["closer", "farther"],
+  ["closer", "further"],
+  ["nearer", "farther"],
+  ["nearer", "further"],
+];
+
 /** Words in -est that are no superlative ("the second request" is no rank). */
 export const EST_WORDS: readonly string[] = "interest request contest protest forest harvest honest modest earnest suggest digest invest arrest manifest conquest inquest bequest behest tempest midwest".split(" ");
 
@@ -210,6 +225,7 @@ export const ALIGNMENT_LISTS = {
   years: { before: YEAR_PREPOSITIONS, present: PRESENT_WORDS, past: PAST_WORDS },
   praise: PRAISE_SUPERLATIVES,
   oppositeSmallWords: OPPOSITE_SMALL_WORDS,
+  oppositeComparatives: OPPOSITE_COMPARATIVES,
   diminishing: DIMINISHING_WORDS,
   fractions: FRACTION_WORDS,
   oneOf: ONE_OF_WORDS,
@@ -244,4 +260,5 @@ export const ALIGNMENT_LISTS = {
   spelled: SPELLED.map(([pattern, replacement]) => [String(pattern), replacement]),
   phrasal: PHRASAL_VERBS,
   compounds: COMPOUNDS,
+  nameAliases: NAME_ALIAS_GROUPS,
 };

@@ -22,6 +22,8 @@ const ROMAN = /^(?=.)(?:C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$/;
 const NOT_MODELS = new Set(NOT_A_MODEL);
 /** One capital letter: a grade, a type or a class after a word in lower case ("class A", "type O", "vitamin D", "an A"). */
 const LETTER = /^\p{Lu}$/u;
+/** One or two capitals, which a sign may follow ("B+", "AB-"). */
+const CAPITALS = /^\p{Lu}{1,2}$/u;
 const NOT_BEFORE_LETTER = new Set(NOT_BEFORE_A_LETTER);
 /** A plus or a minus just after a letter, ending a word ("B+", "A-"; not "B-tree", nor a dash: "a B--is that bad?"). */
 const SIGN_AFTER = /^[+-](?![\p{L}\p{N}+-])/u;
@@ -87,8 +89,8 @@ export function modelsOf(text: string): Models {
     const value = designation(token);
     if (value === undefined) return;
     all.add(value);
-    // A letter with a sign anywhere, for the other side to find ("O positive and O negative" / "O- and O+").
-    if (LETTER.test(token)) all.add(value + signAt(i));
+    // A letter or two with a sign anywhere, for the other side to find ("O positive and O negative" / "O- and O+", "AB+").
+    if (CAPITALS.test(token)) all.add(value + signAt(i));
     if (i === 0) return;
     const nameAt = tokens[i - 1].index;
     const opensSentence = i === 1 || SENTENCE_END.test(text.slice(tokens[i - 2].index + tokens[i - 2][0].length, nameAt));
@@ -104,8 +106,19 @@ export function modelsOf(text: string): Models {
  * the same two).
  */
 export function modelsDiffer(a: Models, b: Models): boolean {
-  return [...a.byName].some(([name, models]) => {
+  const differAfter = [...a.byName].some(([name, models]) => {
     const other = b.byName.get(name);
     return other !== undefined && ![...models].some((model) => b.all.has(model)) && ![...other].some((model) => a.all.has(model));
+  });
+  return differAfter || signTurned(a, b) || signTurned(b, a);
+}
+
+/** Whether `a` signs a letter one way that `b` signs only the other way, wherever they stand ("AB+" / "AB-", "O positive" / "O-"). */
+function signTurned(a: Models, b: Models): boolean {
+  return [...a.all].some((model) => {
+    const sign = model.at(-1);
+    if (sign !== "+" && sign !== "-") return false;
+    const turned = model.slice(0, -1) + (sign === "+" ? "-" : "+");
+    return b.all.has(turned) && !b.all.has(model) && !a.all.has(turned);
   });
 }

@@ -7,8 +7,10 @@ import { BOTH_WAYS_WORDS, DIRECTION_WORDS, TOWARD_WORDS } from "./alignment-list
 import { designation, letterAfter } from "./alignment-models.js";
 import { numberRun, withoutThousands } from "./alignment-numbers.js";
 
-/** A number (decimals kept whole: "1.5") or a word. */
-const TOKEN = /\d+(?:[.,]\d+)*|[\p{L}\p{N}]+/gu;
+/** A number (decimals kept whole: "1.5"), a letter or two with a sign ("AB+", "B-"; not "B-tree") or a word. */
+const TOKEN = /\d+(?:[.,]\d+)*|\p{Lu}{1,2}[+-](?![\p{L}\p{N}+-])|[\p{L}\p{N}]+/gu;
+/** A letter or two and its sign. */
+const SIGNED = /^(\p{Lu}{1,2})([+-])$/u;
 /** "vs" compares both ways round: "Python 2 vs 3" asks "Python 3 vs 2". */
 const ONE_WAY = new Set(DIRECTION_WORDS.filter((word) => word !== "vs" && word !== "versus"));
 const TOWARD = new Set(TOWARD_WORDS);
@@ -32,7 +34,7 @@ function digitsValue(token: string): string {
 
 /**
  * Each token's value, or undefined: a number in digits or words ("10", "ten", "twenty one", each word of a run
- * its value), a letter after a lower-case word ("type O"), a model ("XP").
+ * its value), a letter after a lower-case word ("type O"), with its sign ("AB+"), a model ("XP").
  */
 function valuesOf(tokens: readonly string[]): (string | undefined)[] {
   const lower = tokens.map((token) => token.toLowerCase());
@@ -42,9 +44,16 @@ function valuesOf(tokens: readonly string[]): (string | undefined)[] {
     const run = numberRun(lower, i);
     if (run) values.push(...Array<string>(run.end - i).fill(String(run.value)));
     else if (/^\d/.test(tokens[i])) values.push(digitsValue(tokens[i]));
-    else values.push(letterAfter(tokens[i], tokens[i - 1] ?? "") ?? designation(tokens[i]));
+    else values.push(letterValue(tokens[i], tokens[i - 1] ?? ""));
   }
   return values;
+}
+
+/** A letter after a lower-case word or a model, with its sign ("type AB+" AB+), or undefined. */
+function letterValue(token: string, before: string): string | undefined {
+  const [, letters = token, sign = ""] = SIGNED.exec(token) ?? [];
+  const value = letterAfter(letters, before) ?? designation(letters);
+  return value === undefined ? undefined : value + sign;
 }
 
 /**

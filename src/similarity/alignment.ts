@@ -18,6 +18,7 @@ import {
   MAX_QUESTION_WORDS,
   MUTUAL_VERBS,
   ONE_OF_WORDS,
+  OPPOSITE_COMPARATIVES,
   OPPOSITE_SMALL_WORDS,
   PAST_WORDS,
   PHRASAL_VERBS,
@@ -38,7 +39,7 @@ import { cardinal, numberRun, withoutThousands, wordNumbers } from "./alignment-
 import { scopeDiffers } from "./alignment-scope.js";
 import { routeOf, routesTurned, type RouteStep } from "./alignment-routes.js";
 import { countedUnitsOf, unitNamed, unitsOf } from "./alignment-units.js";
-import { questionFacts, readRemembered, stem, type QuestionFacts } from "./guard-text.js";
+import { questionFacts, readRemembered, sameNamed, stem, type QuestionFacts } from "./guard-text.js";
 import { lemmasOf, wordRelation } from "./lexicon.js";
 
 // The lists' digest, exported here as before (lexical-vetoes.ts imports it from this file).
@@ -68,6 +69,7 @@ const PRESENT = new Set(PRESENT_WORDS);
 const PAST = new Set(PAST_WORDS);
 const REQUEST = new Set(REQUEST_VERBS);
 const ROUTE = new Set(ROUTE_VERBS);
+const OPPOSITE_COMPARATIVE_PAIRS = new Set(OPPOSITE_COMPARATIVES.flatMap(([x, y]) => [`${x} ${y}`, `${y} ${x}`]));
 
 /** Whether a side names a move from one end to another ("convert", "migrating"); see ROUTE_VERBS. */
 const namesRoute = (s: Side) => s.content.some((word) => ROUTE.has(word) || lemmasOf(word).some((lemma) => ROUTE.has(lemma)));
@@ -506,9 +508,12 @@ function comparedAdjectives(word: string): string[] {
   return [stem, `${stem}e`, ...undoubled, ...(stem.endsWith("i") ? [`${stem.slice(0, -1)}y`] : [])];
 }
 
+/** Two antonyms, or two comparatives of opposite ends that WordNet does not link ("greater" / "smaller"). */
+const antonymous = (x: string, y: string) => wordRelation(x, y) === "antonym" || OPPOSITE_COMPARATIVE_PAIRS.has(`${x} ${y}`);
+
 /** Two comparatives of opposite adjectives ("longer" / "shorter", "faster" / "slower"), or two antonyms. */
 const opposite = (x: string, y: string) =>
-  wordRelation(x, y) === "antonym" || comparedAdjectives(x).some((adjective) => comparedAdjectives(y).some((other) => wordRelation(adjective, other) === "antonym"));
+  antonymous(x, y) || comparedAdjectives(x).some((adjective) => comparedAdjectives(y).some((other) => wordRelation(adjective, other) === "antonym"));
 
 /** Whether a side's word stands before its last "than". */
 const beforeThan = (s: Side, word: string) => s.words.includes(word) && s.words.indexOf(word) < s.words.lastIndexOf("than");
@@ -566,8 +571,14 @@ export function alignQuestions(textA: string, textB: string): Alignment {
     const relation = wordRelation(x, y);
     return relation === "synonym" || relation === "linked";
   });
-  // A name written as its initials ("JS" for "JavaScript"), a unit as its abbreviation ("oz" for "ounces").
-  matchWords(a.content, b.content, toB, used, (x, y) => standsFor(a.facts, x, b.facts, y) || standsFor(b.facts, y, a.facts, x) || sameUnit(x, y));
+  // A name written as its initials ("JS" for "JavaScript") or another of its names ("Postgres"), a unit as its abbreviation ("oz" for "ounces").
+  matchWords(
+    a.content,
+    b.content,
+    toB,
+    used,
+    (x, y) => standsFor(a.facts, x, b.facts, y) || standsFor(b.facts, y, a.facts, x) || sameNamed(a.facts, x, b.facts, y) || sameUnit(x, y),
+  );
   const leftA = a.content.filter((_, i) => toB[i] < 0);
   const leftB = b.content.filter((_, j) => !used.has(j));
   const matched = toB.filter((j) => j >= 0).length;
@@ -580,7 +591,7 @@ export function alignQuestions(textA: string, textB: string): Alignment {
   const matchedA = (k: number) => toB[k] >= 0;
   const matchedB = (k: number) => used.has(k);
   // "the least expensive" is "the cheapest": an antonym after "less" or "least" on one side only names the same end.
-  const antonym = leftA.some((x) => leftB.some((y) => wordRelation(x, y) === "antonym" && diminished(a, x) === diminished(b, y)));
+  const antonym = leftA.some((x) => leftB.some((y) => antonymous(x, y) && diminished(a, x) === diminished(b, y)));
   // Values turned round in a statement as in a question ("from Windows 7 to Windows 10" / "from Windows 10 to Windows 7").
   const crossed = (questions && crosses(a, b, toB)) || (longest <= MAX_LONG_QUESTION_WORDS && routesTurned(a.route, b.route));
   const converse = crossed && readsConversely(a, b, leftA, leftB);

@@ -278,14 +278,20 @@ function isPluralOf(word: string, name: string): boolean {
   return word.length === name.length + 1 && word.endsWith("s") && word.startsWith(name);
 }
 
+/** A name written as a name, not in capitals ("MAC address" names no Mac) nor as a common word ("react"). */
+const writtenAsName = (facts: QuestionFacts, name: string) => facts.entities.has(name) && !facts.acronyms.has(name);
+
+/** Whether word `x` of one side and word `y` of the other are two names of one thing, each written as a name ("PostgreSQL" / "Postgres"). */
+export const sameNamed = (facts: QuestionFacts, x: string, other: QuestionFacts, y: string) =>
+  (NAME_ALIASES.get(x)?.includes(y) ?? false) && writtenAsName(facts, x) && writtenAsName(other, y);
+
 /**
  * Whether `other` mentions the entity of `facts`: in words, written together or apart ("Huggingface" for
  * "Hugging Face"), in the plural, as initials ("ML" for "Machine Learning", "machine learning" for "ML", "JS"
  * for "JavaScript"), or by another of its names (NAME_ALIAS_GROUPS: "Golang" for "Go").
  */
 function mentions(other: QuestionFacts, entity: string, facts: QuestionFacts): boolean {
-  // An alias written as a name, not in capitals ("MAC address" names no Mac) nor as a common word ("react").
-  if ((NAME_ALIASES.get(entity) ?? []).some((alias) => other.entities.has(alias) && !other.acronyms.has(alias))) return true;
+  if ((NAME_ALIASES.get(entity) ?? []).some((alias) => writtenAsName(other, alias))) return true;
   const initials = facts.nameInitials.get(entity);
   if (initials && other.acronyms.has(initials)) return true;
   const words = other.words;

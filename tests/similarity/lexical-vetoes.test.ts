@@ -141,6 +141,13 @@ describe("aligning two questions", () => {
     ["Is moving from plan A to plan B free?", "Is moving to plan A from plan B free?", "swapped"],
     ["Upgrading from version 2.5 to 3.0 keeps the settings.", "Upgrading from version 3.0 to 2.5 keeps the settings.", "swapped"],
     ["Can I downgrade from 1.2.3 to 1.1.0?", "Can I downgrade from 1.1.0 to 1.2.3?", "swapped"],
+    // Signs are part of a letter: a blood group, a grade.
+    ["Can a person with AB+ blood donate to AB-?", "Can a person with AB- blood donate to AB+?", "swapped"],
+    ["Is blood type AB+ rare?", "Is blood type AB- rare?", "modelMismatch"],
+    ["Is O positive the universal donor?", "Is O- the universal donor?", "modelMismatch"],
+    // Comparatives of opposite ends that WordNet does not link.
+    ["Is 7 greater than 5?", "Is 7 smaller than 5?", "antonym"],
+    ["Is Mars closer to the Sun than Earth?", "Is Mars farther from the Sun than Earth?", "antonym"],
     // A long question that repeats every other word asks something else; a long statement need not be a question.
     [
       "I'm writing a Python script that processes CSV files, and I need to know how to append rows to an existing CSV file without touching the header row. What's the cleanest approach?",
@@ -217,6 +224,14 @@ describe("aligning two questions", () => {
     ["Is my blood type A-?", "Is my blood type A negative?"],
     ["I got a B--is that a bad grade?", "I got a B, is that a bad grade?"],
     ["Is a score of 7 out of 10 good?", "Is 7 out of 10 a good score?"],
+    // One comparison read from its other end, with comparatives WordNet does not link.
+    ["Is 7 greater than 5?", "Is 5 smaller than 7?"],
+    ["Is 7 greater than 5?", "Is 5 less than 7?"],
+    ["Is Mars closer to the Sun than Earth?", "Is Earth farther from the Sun than Mars?"],
+    // A name by another of its names, written as a name.
+    ["How do I migrate from PostgreSQL to MySQL?", "How do I migrate from Postgres to MySQL?"],
+    ["How do I deploy Node on Kubernetes?", "How do I deploy NodeJS on K8s?"],
+    ["Is O negative the universal donor?", "Is O- the universal donor?"],
   ])("keeps the paraphrase %j / %j", (a, b) => {
     expect(lexicalVeto(a, b)).toBeUndefined();
   });
