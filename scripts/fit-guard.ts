@@ -9,7 +9,8 @@
  * (--block; label 1 only for a label-1 pair's own partner or the very same text). A logistic regression
  * over the guard features (and, with --hidden N, a pair network over the features and both embeddings) is
  * fitted on pairs [0, fit); vetoes and the recommended thresholds (bare distance and guard, for a target
- * precision) are chosen on pairs [fit, pairs).
+ * precision) are chosen on pairs [fit, pairs). The model records the digest of the word lists its features read
+ * (GUARD_LISTS); tests/similarity/precision-guard.test.ts fails when a list changes without a new fit.
  */
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -17,7 +18,7 @@ import { loadQqp, qqpSplits } from "../bench/quality/data.js";
 import { EmbeddingCache } from "../bench/quality/embedding-cache.js";
 import { answerableInBlocks, candidates, TOP_K } from "../bench/quality/tune-candidates.js";
 import { fitGuard, roundedModel } from "../src/similarity/guard-fit.js";
-import type { GuardModel } from "../src/similarity/guard-model.js";
+import { guardListsDigest, type GuardModel } from "../src/similarity/guard-model.js";
 import { parseArgs } from "../bench/lib/args.js";
 
 const args = parseArgs();
@@ -63,6 +64,7 @@ const output: GuardModel = {
     network: hidden > 0 ? { hidden, epochs } : undefined,
     targetPrecision: TARGET_PRECISION,
     recommendedThreshold: { distance: bare.threshold, guard: guarded.threshold },
+    listsDigest: guardListsDigest(),
     holdout: { distance: bare, guard: guarded },
   },
 };

@@ -142,17 +142,19 @@ export const OPPOSITE_SMALL_WORDS: ReadonlyArray<readonly [string, string]> = [
 
 /**
  * Comparatives of opposite ends that WordNet holds no antonym for ("great" has none, "close" none of "far"): "Is 7
- * greater than 5?" is not "Is 7 smaller than 5?", and "Is 5 smaller than 7?" asks it from the other end.
+ * greater than 5?" is not "Is 7 smaller than 5?", and "Is 5 smaller than 7?" asks it from the other end. Not
+ * "further", which as often adds ("How can I further my career?").
  */
 export const OPPOSITE_COMPARATIVES: ReadonlyArray<readonly [string, string]> = [
   ["greater", "smaller"],
   ["greater", "lesser"],
   ["greater", "less"],
   ["closer", "farther"],
-  ["closer", "further"],
   ["nearer", "farther"],
-  ["nearer", "further"],
 ];
+
+/** Words that change a value ("5 times 2", "5 squared"): a comparison whose ends they change is not read from its other end. */
+export const ARITHMETIC_WORDS: readonly string[] = "times plus minus squared cubed double doubled twice triple tripled half divided multiplied sum product power root".split(" ");
 
 /** Words in -est that are no superlative ("the second request" is no rank). */
 export const EST_WORDS: readonly string[] = "interest request contest protest forest harvest honest modest earnest suggest digest invest arrest manifest conquest inquest bequest behest tempest midwest".split(" ");
@@ -226,6 +228,7 @@ export const ALIGNMENT_LISTS = {
   praise: PRAISE_SUPERLATIVES,
   oppositeSmallWords: OPPOSITE_SMALL_WORDS,
   oppositeComparatives: OPPOSITE_COMPARATIVES,
+  arithmetic: ARITHMETIC_WORDS,
   diminishing: DIMINISHING_WORDS,
   fractions: FRACTION_WORDS,
   oneOf: ONE_OF_WORDS,

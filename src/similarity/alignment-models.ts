@@ -75,7 +75,8 @@ export function modelsOf(text: string): Models {
   const all = new Set<string>();
   const addModel = (name: string, model: string) => byName.set(name, (byName.get(name) ?? new Set<string>()).add(model));
   // A grade's sign is part of it ("a B+" / "a B-", "type A negative").
-  const signAt = (i: number) => SIGN_AFTER.exec(text.slice(tokens[i].index + tokens[i][0].length))?.[0] ?? signWord(tokens[i + 1]?.[0] ?? "") ?? "";
+  const signWrittenAt = (i: number) => SIGN_AFTER.exec(text.slice(tokens[i].index + tokens[i][0].length))?.[0];
+  const signAt = (i: number) => signWrittenAt(i) ?? signWord(tokens[i + 1]?.[0] ?? "") ?? "";
   tokens.forEach(([token], i) => {
     const [name] = tokens[i - 1] ?? [""];
     const letter = letterAfter(token, name);
@@ -87,7 +88,12 @@ export function modelsOf(text: string): Models {
       return;
     }
     const value = designation(token);
-    if (value === undefined) return;
+    if (value === undefined) {
+      // A short word in capitals with a sign written after it is a letter all the same ("Is A+ blood rare?").
+      const sign = CAPITALS.test(token) ? signWrittenAt(i) : undefined;
+      if (sign !== undefined) all.add(token + sign);
+      return;
+    }
     all.add(value);
     // A letter or two with a sign anywhere, for the other side to find ("O positive and O negative" / "O- and O+", "AB+").
     if (CAPITALS.test(token)) all.add(value + signAt(i));

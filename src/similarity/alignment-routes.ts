@@ -49,11 +49,11 @@ function valuesOf(tokens: readonly string[]): (string | undefined)[] {
   return values;
 }
 
-/** A letter after a lower-case word or a model, with its sign ("type AB+" AB+), or undefined. */
+/** A letter after a lower-case word or a model, or a letter or two with a sign ("AB+", "A-"), or undefined. */
 function letterValue(token: string, before: string): string | undefined {
-  const [, letters = token, sign = ""] = SIGNED.exec(token) ?? [];
-  const value = letterAfter(letters, before) ?? designation(letters);
-  return value === undefined ? undefined : value + sign;
+  const signed = SIGNED.exec(token);
+  if (signed) return (letterAfter(signed[1], before) ?? designation(signed[1]) ?? signed[1]) + signed[2];
+  return letterAfter(token, before) ?? designation(token);
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 import { Lru } from "../core/lru.js";
 import {
+  ARITHMETIC_WORDS,
   DETERMINERS,
   DIMINISHING_WORDS,
   DIRECTION_WORDS,
@@ -69,6 +70,7 @@ const PRESENT = new Set(PRESENT_WORDS);
 const PAST = new Set(PAST_WORDS);
 const REQUEST = new Set(REQUEST_VERBS);
 const ROUTE = new Set(ROUTE_VERBS);
+const ARITHMETIC = new Set(ARITHMETIC_WORDS);
 const OPPOSITE_COMPARATIVE_PAIRS = new Set(OPPOSITE_COMPARATIVES.flatMap(([x, y]) => [`${x} ${y}`, `${y} ${x}`]));
 
 /** Whether a side names a move from one end to another ("convert", "migrating"); see ROUTE_VERBS. */
@@ -528,15 +530,21 @@ function comparesBeforeThan(s: Side, word: string): boolean {
  * Whether the sides make one comparison from its two ends ("Is the Amazon longer than the Nile?" / "Is the Nile
  * shorter than the Amazon?", "more popular than" / "less popular than"): their only unmatched words are opposite
  * comparatives, each before its "than" (not "more rich people than monks" / "more monks than poor people"), or
- * "less" or "fewer" against "more".
+ * "less" or "fewer" against "more"; each side makes one comparison of two plain ends (not "Is 7 greater than 5
+ * times 2?" / "Is 5 smaller than 7 times 2?").
  */
 const readsConversely = (a: Side, b: Side, leftA: readonly string[], leftB: readonly string[]) =>
-  (leftA.length === 1 && leftB.length === 1 && opposite(leftA[0], leftB[0]) && comparesBeforeThan(a, leftA[0]) && comparesBeforeThan(b, leftB[0])) ||
-  (leftA.length + leftB.length > 0 &&
-    [...leftA, ...leftB].every((word) => DIMINISHING.has(word)) &&
-    comparesOnly(a) &&
-    comparesOnly(b) &&
-    (moreAgainstLess(a, b) || moreAgainstLess(b, a)));
+  comparesPlainEnds(a) &&
+  comparesPlainEnds(b) &&
+  ((leftA.length === 1 && leftB.length === 1 && opposite(leftA[0], leftB[0]) && comparesBeforeThan(a, leftA[0]) && comparesBeforeThan(b, leftB[0])) ||
+    (leftA.length + leftB.length > 0 &&
+      [...leftA, ...leftB].every((word) => DIMINISHING.has(word)) &&
+      comparesOnly(a) &&
+      comparesOnly(b) &&
+      (moreAgainstLess(a, b) || moreAgainstLess(b, a))));
+
+/** One "than" and no word that changes a value ("times", "squared"). */
+const comparesPlainEnds = (s: Side) => s.words.filter((word) => word === "than").length === 1 && !s.words.some((word) => ARITHMETIC.has(word));
 
 /** Whether a side's only direction word is its comparison's "than" (no route that might be what turned round). */
 const comparesOnly = (s: Side) => s.directions.length > 0 && s.directions.every((at) => s.words[at] === "than");

@@ -1,6 +1,8 @@
+import { createHash } from "node:crypto";
 import { ValidationError } from "../core/errors.js";
 import { GUARD_FEATURES, type GuardFeatureName } from "./guard-features.js";
 import { loadGuardNetwork, type GuardNetwork } from "./guard-network.js";
+import { GUARD_LISTS } from "./guard-text.js";
 
 /**
  * A fitted logistic regression over guard features (scripts/fit-guard.ts writes one to guard-model.json).
@@ -24,8 +26,16 @@ export interface GuardModel {
    * the rest (a comparison made outside the cache, from the questions alone).
    */
   network?: GuardNetwork;
-  /** How it was fitted (data, sizes) and the thresholds chosen on the tune split, for the record. */
-  fitted?: { recommendedThreshold?: { distance: number; guard: number }; [detail: string]: unknown };
+  /**
+   * How it was fitted (data, sizes), the thresholds chosen on the tune split, and the digest of the word lists its
+   * features read (guardListsDigest()).
+   */
+  fitted?: { recommendedThreshold?: { distance: number; guard: number }; listsDigest?: string; [detail: string]: unknown };
+}
+
+/** A digest of the hand-written word lists the guard's features read (GUARD_LISTS): what a model is fitted on. */
+export function guardListsDigest(): string {
+  return createHash("sha256").update(JSON.stringify(GUARD_LISTS)).digest("hex");
 }
 
 /** Throws a ValidationError unless `model` is a usable GuardModel. */

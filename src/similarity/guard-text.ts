@@ -17,7 +17,7 @@ const NEGATIONS = new Set(["not", "no", "non", "never", "without", "none", "nobo
 export const NAME_ALIAS_GROUPS: ReadonlyArray<readonly string[]> = [
   ["go", "golang"],
   ["postgres", "postgresql"],
-  ["mac", "macos", "osx"],
+  ["macos", "osx"],
   ["k8s", "kubernetes"],
   ["node", "nodejs"],
   ["react", "reactjs"],
@@ -75,6 +75,16 @@ const OPPOSITES: ReadonlyArray<readonly [string, string]> = [
 const IRREGULAR: Record<string, string> = { bought: "buy", sold: "sell", lost: "lose", won: "win", shown: "show", cons: "con", pros: "pro" };
 
 const QUESTION_WORDS = new Set(["what", "why", "how", "when", "who", "where", "which"]);
+
+/** Every hand-written list the guard's features read, for the digest that versions them with the model fitted on them. */
+export const GUARD_LISTS = {
+  stopwords: [...STOPWORDS],
+  negations: [...NEGATIONS],
+  nameAliases: NAME_ALIAS_GROUPS,
+  opposites: OPPOSITES,
+  irregular: IRREGULAR,
+  questionWords: [...QUESTION_WORDS],
+};
 
 /** A crude stem: enough to match inflections of the opposite-word list, not a linguistic stemmer. */
 export function stem(word: string): string {

@@ -148,6 +148,13 @@ describe("aligning two questions", () => {
     // Comparatives of opposite ends that WordNet does not link.
     ["Is 7 greater than 5?", "Is 7 smaller than 5?", "antonym"],
     ["Is Mars closer to the Sun than Earth?", "Is Mars farther from the Sun than Earth?", "antonym"],
+    // Not read from the other end where a word changes a value, or a side compares twice.
+    ["Is 7 greater than 5 times 2?", "Is 5 smaller than 7 times 2?", "antonym"],
+    ["Is 7 larger than 5 squared?", "Is 5 smaller than 7 squared?", "swapped"],
+    ["Is the rate greater than inflation in 2023 than in 2022?", "Is the rate less than inflation in 2022 than in 2023?", "antonym"],
+    ["Is A+ blood rare?", "Is A- blood rare?", "modelMismatch"],
+    ["Can A+ donate to AB+?", "Can AB+ donate to A+?", "swapped"],
+    ["What is the newest Mac?", "What is the newest macOS?", "substitution"],
     // A long question that repeats every other word asks something else; a long statement need not be a question.
     [
       "I'm writing a Python script that processes CSV files, and I need to know how to append rows to an existing CSV file without touching the header row. What's the cleanest approach?",
