@@ -141,16 +141,29 @@ export const OPPOSITE_SMALL_WORDS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /**
- * Comparatives of opposite ends that WordNet holds no antonym for ("great" has none, "close" none of "far"): "Is 7
- * greater than 5?" is not "Is 7 smaller than 5?", and "Is 5 smaller than 7?" asks it from the other end. Not
- * "further", which as often adds ("How can I further my career?").
+ * Opposites WordNet holds no antonym for. Comparatives of opposite ends ("great" has none, "close" none of "far"):
+ * "Is 7 greater than 5?" is not "Is 7 smaller than 5?", and "Is 5 smaller than 7?" asks it from the other end; not
+ * "further", which as often adds ("How can I further my career?"). Actions that undo each other ("compress a
+ * folder into a zip file" / "extract a zip file"), matched on their base forms.
  */
-export const OPPOSITE_COMPARATIVES: ReadonlyArray<readonly [string, string]> = [
+export const UNLINKED_OPPOSITES: ReadonlyArray<readonly [string, string]> = [
   ["greater", "smaller"],
   ["greater", "lesser"],
   ["greater", "less"],
   ["closer", "farther"],
   ["nearer", "farther"],
+  ["compress", "extract"],
+  ["zip", "extract"],
+  ["serialize", "deserialize"],
+  ["mount", "unmount"],
+  ["link", "unlink"],
+  ["merge", "split"],
+  ["pause", "resume"],
+  ["expand", "collapse"],
+  ["approve", "deny"],
+  ["arrive", "depart"],
+  ["send", "receive"],
+  ["load", "unload"],
 ];
 
 /** Words that change a value ("5 times 2", "5 squared"): a comparison whose ends they change is not read from its other end. */
@@ -227,7 +240,7 @@ export const ALIGNMENT_LISTS = {
   years: { before: YEAR_PREPOSITIONS, present: PRESENT_WORDS, past: PAST_WORDS },
   praise: PRAISE_SUPERLATIVES,
   oppositeSmallWords: OPPOSITE_SMALL_WORDS,
-  oppositeComparatives: OPPOSITE_COMPARATIVES,
+  unlinkedOpposites: UNLINKED_OPPOSITES,
   arithmetic: ARITHMETIC_WORDS,
   diminishing: DIMINISHING_WORDS,
   fractions: FRACTION_WORDS,

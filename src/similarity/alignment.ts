@@ -19,7 +19,6 @@ import {
   MAX_QUESTION_WORDS,
   MUTUAL_VERBS,
   ONE_OF_WORDS,
-  OPPOSITE_COMPARATIVES,
   OPPOSITE_SMALL_WORDS,
   PAST_WORDS,
   PHRASAL_VERBS,
@@ -31,6 +30,7 @@ import {
   SPELLED,
   SYMMETRIC_WORDS,
   TOWARD_WORDS,
+  UNLINKED_OPPOSITES,
   WEAK_WORDS,
   YEAR_PREPOSITIONS,
 } from "./alignment-lists.js";
@@ -71,7 +71,7 @@ const PAST = new Set(PAST_WORDS);
 const REQUEST = new Set(REQUEST_VERBS);
 const ROUTE = new Set(ROUTE_VERBS);
 const ARITHMETIC = new Set(ARITHMETIC_WORDS);
-const OPPOSITE_COMPARATIVE_PAIRS = new Set(OPPOSITE_COMPARATIVES.flatMap(([x, y]) => [`${x} ${y}`, `${y} ${x}`]));
+const UNLINKED_OPPOSITE_PAIRS = new Set(UNLINKED_OPPOSITES.flatMap(([x, y]) => [`${x} ${y}`, `${y} ${x}`]));
 
 /** Whether a side names a move from one end to another ("convert", "migrating"); see ROUTE_VERBS. */
 const namesRoute = (s: Side) => s.content.some((word) => ROUTE.has(word) || lemmasOf(word).some((lemma) => ROUTE.has(lemma)));
@@ -510,8 +510,9 @@ function comparedAdjectives(word: string): string[] {
   return [stem, `${stem}e`, ...undoubled, ...(stem.endsWith("i") ? [`${stem.slice(0, -1)}y`] : [])];
 }
 
-/** Two antonyms, or two comparatives of opposite ends that WordNet does not link ("greater" / "smaller"). */
-const antonymous = (x: string, y: string) => wordRelation(x, y) === "antonym" || OPPOSITE_COMPARATIVE_PAIRS.has(`${x} ${y}`);
+/** Two antonyms, or two opposites WordNet does not link ("greater" / "smaller", "compress" / "extract"), in any form. */
+const antonymous = (x: string, y: string) =>
+  wordRelation(x, y) === "antonym" || [x, ...lemmasOf(x)].some((u) => [y, ...lemmasOf(y)].some((v) => UNLINKED_OPPOSITE_PAIRS.has(`${u} ${v}`)));
 
 /** Two comparatives of opposite adjectives ("longer" / "shorter", "faster" / "slower"), or two antonyms. */
 const opposite = (x: string, y: string) =>

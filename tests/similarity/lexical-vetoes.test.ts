@@ -153,6 +153,10 @@ describe("aligning two questions", () => {
     ["Is 7 larger than 5 squared?", "Is 5 smaller than 7 squared?", "swapped"],
     ["Is the rate greater than inflation in 2023 than in 2022?", "Is the rate less than inflation in 2022 than in 2023?", "antonym"],
     ["Is A+ blood rare?", "Is A- blood rare?", "modelMismatch"],
+    // Actions that undo each other, where WordNet links none.
+    ["How do I compress a folder into a zip file on Windows?", "How do I extract a zip file on Windows?", "antonym"],
+    ["How do I merge two PDFs?", "How do I split a PDF?", "antonym"],
+    ["How do I pause a Netflix download?", "How do I resume a Netflix download?", "antonym"],
     ["Can A+ donate to AB+?", "Can AB+ donate to A+?", "swapped"],
     ["What is the newest Mac?", "What is the newest macOS?", "substitution"],
     // A long question that repeats every other word asks something else; a long statement need not be a question.
