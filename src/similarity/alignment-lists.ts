@@ -164,6 +164,10 @@ export const UNLINKED_OPPOSITES: ReadonlyArray<readonly [string, string]> = [
   ["arrive", "depart"],
   ["send", "receive"],
   ["load", "unload"],
+  ["read", "write"],
+  ["add", "reduce"],
+  ["buyer", "seller"],
+  ["purchase", "sell"],
 ];
 
 /** Words that change a value ("5 times 2", "5 squared"): a comparison whose ends they change is not read from its other end. */
@@ -171,6 +175,9 @@ export const ARITHMETIC_WORDS: readonly string[] = "times plus minus squared cub
 
 /** Words in -est that are no superlative ("the second request" is no rank). */
 export const EST_WORDS: readonly string[] = "interest request contest protest forest harvest honest modest earnest suggest digest invest arrest manifest conquest inquest bequest behest tempest midwest".split(" ");
+
+/** Words that name an extreme as a superlative in -est does ("the maximum value" asks what "the largest number" asks). */
+export const EXTREME_WORDS: readonly string[] = ["most", "least", "best", "worst", "maximum", "minimum", "max", "min"];
 
 /** Superlatives that praise rather than pick the extreme ("the greatest examples" asks for great ones), as "best" does. */
 export const PRAISE_SUPERLATIVES: readonly string[] = ["greatest", "finest", "coolest", "nicest"];
@@ -239,6 +246,7 @@ export const ALIGNMENT_LISTS = {
   mutual: MUTUAL_VERBS,
   years: { before: YEAR_PREPOSITIONS, present: PRESENT_WORDS, past: PAST_WORDS },
   praise: PRAISE_SUPERLATIVES,
+  extremes: EXTREME_WORDS,
   oppositeSmallWords: OPPOSITE_SMALL_WORDS,
   unlinkedOpposites: UNLINKED_OPPOSITES,
   arithmetic: ARITHMETIC_WORDS,

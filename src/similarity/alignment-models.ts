@@ -77,6 +77,8 @@ export function modelsOf(text: string): Models {
   // A grade's sign is part of it ("a B+" / "a B-", "type A negative").
   const signWrittenAt = (i: number) => SIGN_AFTER.exec(text.slice(tokens[i].index + tokens[i][0].length))?.[0];
   const signAt = (i: number) => signWrittenAt(i) ?? signWord(tokens[i + 1]?.[0] ?? "") ?? "";
+  /** Whether token `i` opens a sentence (a capital there is no name). */
+  const opensSentence = (i: number) => i === 0 || SENTENCE_END.test(text.slice(tokens[i - 1].index + tokens[i - 1][0].length, tokens[i].index));
   tokens.forEach(([token], i) => {
     const [name] = tokens[i - 1] ?? [""];
     const letter = letterAfter(token, name);
@@ -87,7 +89,9 @@ export function modelsOf(text: string): Models {
       addModel(name === "an" ? "a" : name, letter + sign);
       return;
     }
-    const value = designation(token);
+    const afterName = i > 0 && NAME.test(name) && !opensSentence(i - 1) && MODEL_GAP.test(text.slice(tokens[i - 1].index + name.length, tokens[i].index));
+    // "I" after a name is a numeral ("World War I", "Elizabeth I"); elsewhere the pronoun ("Should I", "and I").
+    const value = designation(token) ?? (token === "I" && afterName ? "1" : undefined);
     if (value === undefined) {
       // A short word in capitals with a sign written after it is a letter all the same ("Is A+ blood rare?").
       const sign = CAPITALS.test(token) ? signWrittenAt(i) : undefined;
@@ -97,11 +101,7 @@ export function modelsOf(text: string): Models {
     all.add(value);
     // A letter or two with a sign anywhere, for the other side to find ("O positive and O negative" / "O- and O+", "AB+").
     if (CAPITALS.test(token)) all.add(value + signAt(i));
-    if (i === 0) return;
-    const nameAt = tokens[i - 1].index;
-    const opensSentence = i === 1 || SENTENCE_END.test(text.slice(tokens[i - 2].index + tokens[i - 2][0].length, nameAt));
-    if (!NAME.test(name) || opensSentence || !MODEL_GAP.test(text.slice(nameAt + name.length, tokens[i].index))) return;
-    addModel(name.toLowerCase(), value);
+    if (afterName) addModel(name.toLowerCase(), value);
   });
   return { byName, all };
 }

@@ -14,6 +14,7 @@ import {
   DIMINISHING_WORDS,
   DIRECTION_WORDS,
   EST_WORDS,
+  EXTREME_WORDS,
   FRACTION_WORDS,
   MAX_LONG_QUESTION_WORDS,
   MAX_QUESTION_WORDS,
@@ -222,11 +223,11 @@ function readSide(text: string): Side {
   };
 }
 
-const SUPERLATIVES = new Set(["most", "least", "best", "worst"]);
+const EXTREMES = new Set(EXTREME_WORDS);
 const NOT_SUPERLATIVE = new Set(EST_WORDS);
 /** A superlative in -est ("largest", "fastest", "busiest"); not a word of its own in -est ("interest", "request"). */
 const isEstSuperlative = (word: string) => word.length > 5 && word.endsWith("est") && !NOT_SUPERLATIVE.has(word);
-const isSuperlative = (word: string) => SUPERLATIVES.has(word) || isEstSuperlative(word);
+const isSuperlative = (word: string) => EXTREMES.has(word) || isEstSuperlative(word);
 
 /** Whether `x` asks for the extreme of one of its matched content words ("the heaviest elephant") and `y` names no extreme. */
 function asksExtremeOfShared(x: Side, y: Side, isMatched: (k: number) => boolean): boolean {

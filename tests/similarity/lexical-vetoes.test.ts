@@ -157,6 +157,10 @@ describe("aligning two questions", () => {
     ["How do I compress a folder into a zip file on Windows?", "How do I extract a zip file on Windows?", "antonym"],
     ["How do I merge two PDFs?", "How do I split a PDF?", "antonym"],
     ["How do I pause a Netflix download?", "How do I resume a Netflix download?", "antonym"],
+    ["What does a buyer's agent do?", "What does a seller's agent do?", "antonym"],
+    ["How do I speed up reads in MongoDB?", "How do I speed up writes in MongoDB?", "antonym"],
+    // "I" after a name is a numeral.
+    ["What were the main causes of World War I?", "What were the main causes of World War II?", "modelMismatch"],
     ["Can A+ donate to AB+?", "Can AB+ donate to A+?", "swapped"],
     ["What is the newest Mac?", "What is the newest macOS?", "substitution"],
     // A long question that repeats every other word asks something else; a long statement need not be a question.
@@ -243,6 +247,10 @@ describe("aligning two questions", () => {
     ["How do I migrate from PostgreSQL to MySQL?", "How do I migrate from Postgres to MySQL?"],
     ["How do I deploy Node on Kubernetes?", "How do I deploy NodeJS on K8s?"],
     ["Is O negative the universal donor?", "Is O- the universal donor?"],
+    ["When did World War I end?", "When did World War 1 end?"],
+    ["Should I buy a Tesla Model 3?", "Is it worth it for me to buy a Tesla Model 3?"],
+    // "maximum" names an extreme as "largest" does.
+    ["Write a function that finds the largest number in a list.", "Write a function returning the maximum value of a list."],
   ])("keeps the paraphrase %j / %j", (a, b) => {
     expect(lexicalVeto(a, b)).toBeUndefined();
   });
