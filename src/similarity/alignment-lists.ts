@@ -144,7 +144,9 @@ export const OPPOSITE_SMALL_WORDS: ReadonlyArray<readonly [string, string]> = [
  * Opposites WordNet holds no antonym for. Comparatives of opposite ends ("great" has none, "close" none of "far"):
  * "Is 7 greater than 5?" is not "Is 7 smaller than 5?", and "Is 5 smaller than 7?" asks it from the other end; not
  * "further", which as often adds ("How can I further my career?"). Actions that undo each other ("compress a
- * folder into a zip file" / "extract a zip file"), matched on their base forms.
+ * folder into a zip file" / "extract a zip file"), in any form but a participle ("open a compressed file" asks
+ * to extract it). Not one event told from its two sides, which a rewording swaps freely ("books to read" / "books
+ * written", "receive payments" / "people send me payments", "purchase" / "sell", "approve" / "deny").
  */
 export const UNLINKED_OPPOSITES: ReadonlyArray<readonly [string, string]> = [
   ["greater", "smaller"],
@@ -160,14 +162,9 @@ export const UNLINKED_OPPOSITES: ReadonlyArray<readonly [string, string]> = [
   ["merge", "split"],
   ["pause", "resume"],
   ["expand", "collapse"],
-  ["approve", "deny"],
   ["arrive", "depart"],
-  ["send", "receive"],
   ["load", "unload"],
-  ["read", "write"],
-  ["add", "reduce"],
   ["buyer", "seller"],
-  ["purchase", "sell"],
 ];
 
 /** Words that change a value ("5 times 2", "5 squared"): a comparison whose ends they change is not read from its other end. */
@@ -176,8 +173,8 @@ export const ARITHMETIC_WORDS: readonly string[] = "times plus minus squared cub
 /** Words in -est that are no superlative ("the second request" is no rank). */
 export const EST_WORDS: readonly string[] = "interest request contest protest forest harvest honest modest earnest suggest digest invest arrest manifest conquest inquest bequest behest tempest midwest".split(" ");
 
-/** Words that name an extreme as a superlative in -est does ("the maximum value" asks what "the largest number" asks). */
-export const EXTREME_WORDS: readonly string[] = ["most", "least", "best", "worst", "maximum", "minimum", "max", "min"];
+/** Words that name an extreme as a superlative in -est does. */
+export const EXTREME_WORDS: readonly string[] = ["most", "least", "best", "worst"];
 
 /** Superlatives that praise rather than pick the extreme ("the greatest examples" asks for great ones), as "best" does. */
 export const PRAISE_SUPERLATIVES: readonly string[] = ["greatest", "finest", "coolest", "nicest"];

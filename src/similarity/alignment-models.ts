@@ -22,6 +22,8 @@ const ROMAN = /^(?=.)(?:C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$/;
 const NOT_MODELS = new Set(NOT_A_MODEL);
 /** One capital letter: a grade, a type or a class after a word in lower case ("class A", "type O", "vitamin D", "an A"). */
 const LETTER = /^\p{Lu}$/u;
+/** What may follow an "I" that is a numeral: a clause's end or a list ("World War I?", "World War I and II"). */
+const NUMERAL_I_ENDS = /^(?:\s*(?:[?.!,;:)]|$)|\s+(?:and|or|vs|versus)\b)/;
 /** One or two capitals, which a sign may follow ("B+", "AB-"). */
 const CAPITALS = /^\p{Lu}{1,2}$/u;
 const NOT_BEFORE_LETTER = new Set(NOT_BEFORE_A_LETTER);
@@ -90,8 +92,9 @@ export function modelsOf(text: string): Models {
       return;
     }
     const afterName = i > 0 && NAME.test(name) && !opensSentence(i - 1) && MODEL_GAP.test(text.slice(tokens[i - 1].index + name.length, tokens[i].index));
-    // "I" after a name is a numeral ("World War I", "Elizabeth I"); elsewhere the pronoun ("Should I", "and I").
-    const value = designation(token) ?? (token === "I" && afterName ? "1" : undefined);
+    // "I" after a name ending a clause or a list is a numeral ("causes of World War I?", "World War I and II");
+    // elsewhere the pronoun ("Should I", "the iPhone I bought", "Python I/O").
+    const value = designation(token) ?? (token === "I" && afterName && NUMERAL_I_ENDS.test(text.slice(tokens[i].index + 1)) ? "1" : undefined);
     if (value === undefined) {
       // A short word in capitals with a sign written after it is a letter all the same ("Is A+ blood rare?").
       const sign = CAPITALS.test(token) ? signWrittenAt(i) : undefined;

@@ -511,9 +511,12 @@ function comparedAdjectives(word: string): string[] {
   return [stem, `${stem}e`, ...undoubled, ...(stem.endsWith("i") ? [`${stem.slice(0, -1)}y`] : [])];
 }
 
-/** Two antonyms, or two opposites WordNet does not link ("greater" / "smaller", "compress" / "extract"), in any form. */
+/** Two antonyms, or two opposites WordNet does not link ("greater" / "smaller", "compress" / "extract"), in any form but a participle. */
 const antonymous = (x: string, y: string) =>
-  wordRelation(x, y) === "antonym" || [x, ...lemmasOf(x)].some((u) => [y, ...lemmasOf(y)].some((v) => UNLINKED_OPPOSITE_PAIRS.has(`${u} ${v}`)));
+  wordRelation(x, y) === "antonym" || formsOf(x).some((u) => formsOf(y).some((v) => UNLINKED_OPPOSITE_PAIRS.has(`${u} ${v}`)));
+
+/** A word and its base forms, unless it is a participle ("compressed" names a state, not the action). */
+const formsOf = (word: string) => (word.endsWith("ed") ? [word] : [word, ...lemmasOf(word)]);
 
 /** Two comparatives of opposite adjectives ("longer" / "shorter", "faster" / "slower"), or two antonyms. */
 const opposite = (x: string, y: string) =>
