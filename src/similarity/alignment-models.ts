@@ -49,7 +49,7 @@ function romanValue(numeral: string): number {
  */
 export function designation(token: string): string | undefined {
   if (/^\d{1,3}$/.test(token)) return String(Number(token));
-  if (!/^\p{Lu}{1,2}$/u.test(token) || NOT_MODELS.has(token)) return undefined;
+  if (!CAPITALS.test(token) || NOT_MODELS.has(token)) return undefined;
   return ROMAN.test(token) ? String(romanValue(token)) : token;
 }
 
@@ -91,10 +91,10 @@ export function modelsOf(text: string): Models {
       addModel(name === "an" ? "a" : name, letter + sign);
       return;
     }
-    const afterName = i > 0 && NAME.test(name) && !opensSentence(i - 1) && MODEL_GAP.test(text.slice(tokens[i - 1].index + name.length, tokens[i].index));
+    const afterName = () => i > 0 && NAME.test(name) && !opensSentence(i - 1) && MODEL_GAP.test(text.slice(tokens[i - 1].index + name.length, tokens[i].index));
     // "I" after a name ending a clause or a list is a numeral ("causes of World War I?", "World War I and II");
     // elsewhere the pronoun ("Should I", "the iPhone I bought", "Python I/O").
-    const value = designation(token) ?? (token === "I" && afterName && NUMERAL_I_ENDS.test(text.slice(tokens[i].index + 1)) ? "1" : undefined);
+    const value = designation(token) ?? (token === "I" && afterName() && NUMERAL_I_ENDS.test(text.slice(tokens[i].index + 1)) ? "1" : undefined);
     if (value === undefined) {
       // A short word in capitals with a sign written after it is a letter all the same ("Is A+ blood rare?").
       const sign = CAPITALS.test(token) ? signWrittenAt(i) : undefined;
@@ -104,7 +104,7 @@ export function modelsOf(text: string): Models {
     all.add(value);
     // A letter or two with a sign anywhere, for the other side to find ("O positive and O negative" / "O- and O+", "AB+").
     if (CAPITALS.test(token)) all.add(value + signAt(i));
-    if (afterName) addModel(name.toLowerCase(), value);
+    if (afterName()) addModel(name.toLowerCase(), value);
   });
   return { byName, all };
 }
