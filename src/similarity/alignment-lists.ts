@@ -91,8 +91,14 @@ export const REQUEST_VERBS: readonly string[] =
 /** Most content words a question may have for those rules to read it: past it, a prompt is read as a statement (and the swap rules' cost stays bounded). */
 export const MAX_LONG_QUESTION_WORDS = 40;
 
+/**
+ * Direction words that name a substitute ("use butter instead of oil"): they read only against the same word on the
+ * other side ("oil instead of butter" is turned round; "Quora instead of Google" / "Quora rather than Google" is not).
+ */
+export const SUBSTITUTE_WORDS: readonly string[] = ["instead"];
+
 /** Words that give the words around them a direction: "miles to km" is not "km to miles". */
-export const DIRECTION_WORDS: readonly string[] = ["to", "into", "from", "than", "vs", "versus", "onto", "toward", "towards", "over", "under"];
+export const DIRECTION_WORDS: readonly string[] = ["to", "into", "from", "than", "vs", "versus", "onto", "toward", "towards", "over", "under", ...SUBSTITUTE_WORDS];
 
 /** Direction words that point the other way from "from": "from Delhi to Mumbai" is "to Mumbai from Delhi". */
 export const TOWARD_WORDS: readonly string[] = ["to", "into", "onto", "toward", "towards"];
@@ -204,6 +210,43 @@ export const SPELLED: ReadonlyArray<readonly [RegExp, string]> = [
 ];
 
 /**
+ * Short forms of words, which WordNet does not hold ("int" for "integer", "dicts" for "dictionaries"); a plural "s"
+ * on either reads as the same word's plural. Units and names have their own rules (alignment-units.ts, guard-text.ts).
+ */
+export const SHORT_FORMS: Readonly<Record<string, string>> = {
+  int: "integer",
+  str: "string",
+  dict: "dictionary",
+  arr: "array",
+  func: "function",
+  fn: "function",
+  arg: "argument",
+  param: "parameter",
+  config: "configuration",
+  repo: "repository",
+  db: "database",
+  app: "application",
+  info: "information",
+  pic: "picture",
+  doc: "document",
+  docs: "documentation",
+  env: "environment",
+  var: "variable",
+  obj: "object",
+  pkg: "package",
+  lib: "library",
+  dir: "directory",
+  img: "image",
+  msg: "message",
+  num: "number",
+  admin: "administrator",
+  govt: "government",
+  dept: "department",
+  vit: "vitamin",
+  approx: "approximately",
+};
+
+/**
  * Compounds read as the words they mean, which WordNet, holding single words only, cannot link ("the melting point of
  * gold" asks "the temperature at which gold melts").
  */
@@ -236,6 +279,8 @@ export const ALIGNMENT_LISTS = {
   maxLongQuestionWords: MAX_LONG_QUESTION_WORDS,
   requestVerbs: REQUEST_VERBS,
   direction: DIRECTION_WORDS,
+  shortForms: SHORT_FORMS,
+  substitute: SUBSTITUTE_WORDS,
   toward: TOWARD_WORDS,
   routeVerbs: ROUTE_VERBS,
   bothWays: BOTH_WAYS_WORDS,

@@ -28,7 +28,9 @@ import {
   PRESENT_WORDS,
   REQUEST_VERBS,
   ROUTE_VERBS,
+  SHORT_FORMS,
   SPELLED,
+  SUBSTITUTE_WORDS,
   SYMMETRIC_WORDS,
   TOWARD_WORDS,
   UNLINKED_OPPOSITES,
@@ -58,6 +60,7 @@ const COMPOUND = Object.entries(COMPOUNDS).map(([compound, meaning]) => [new Reg
 
 const WEAK = new Set(WEAK_WORDS);
 const DIRECTION = new Set(DIRECTION_WORDS);
+const SUBSTITUTE = new Set(SUBSTITUTE_WORDS);
 const DIMINISHING = new Set(DIMINISHING_WORDS);
 const SYMMETRIC = new Set(SYMMETRIC_WORDS);
 const MUTUAL = new Set(MUTUAL_VERBS);
@@ -275,6 +278,20 @@ const standsFor = (facts: QuestionFacts, name: string, other: QuestionFacts, ini
   facts.nameInitials.get(name) === initials && other.acronyms.has(initials);
 
 /** Two words that name the same unit ("ounces" / "oz"). */
+/** A word's full form when it is a short form, in the plural when written so ("dicts": "dictionarys", read by base forms as "dictionary"). */
+function fullForm(word: string): string | undefined {
+  if (Object.hasOwn(SHORT_FORMS, word)) return SHORT_FORMS[word];
+  const single = word.endsWith("s") ? word.slice(0, -1) : undefined;
+  return single !== undefined && Object.hasOwn(SHORT_FORMS, single) ? `${SHORT_FORMS[single]}s` : undefined;
+}
+
+/** One word the short form of the other ("int" / "integer", "dicts" / "dictionaries"). */
+function sameInFull(x: string, y: string): boolean {
+  const fullX = fullForm(x);
+  const fullY = fullForm(y);
+  return (fullX !== undefined || fullY !== undefined) && sameWord(fullX ?? x, fullY ?? y);
+}
+
 function sameUnit(x: string, y: string): boolean {
   const unit = unitNamed(x);
   return unit !== undefined && unit === unitNamed(y);
@@ -372,6 +389,7 @@ function crosses(a: Side, b: Side, toB: readonly number[]): boolean {
     // Along a route, words within NEAR_DIRECTION of the direction word stand by it too ("a decimal number to binary").
     const near = (k: number) => routes && Math.abs(a.positions[k] - at) <= NEAR_DIRECTION;
     return spansB.some((span) => {
+      if (SUBSTITUTE.has(word) !== SUBSTITUTE.has(span.word)) return false;
       const relation = comparedAround(a, b, word === "than" && span.word === "than", before, span.before, toB);
       if (relation === "symmetric") return false;
       const last = toB[before[before.length - 1 - (relation === "ordered" ? sharedRelation(before, span.before, toB) : 0)]];
@@ -560,6 +578,9 @@ const moreAgainstLess = (x: Side, y: Side) => beforeThan(x, "more") && !beforeTh
 /** Whether `word` of a side follows "less" or "least" ("the least expensive"). */
 const diminished = (s: Side, word: string) => DIMINISHING.has(s.words[s.words.indexOf(word) - 1]);
 
+/** Whether a negation of a side bears on the word ("don't remember"). */
+const negatedIn = (s: Side, word: string) => s.facts.negatedStems.has(stem(word));
+
 /** Whether each "less" or "least" of a side asks for less of a word whose opposite the other side has unmatched ("least expensive" / "cheapest"). */
 const diminishesOpposite = (s: Side, otherLeft: readonly string[]) =>
   s.words.some((word) => DIMINISHING.has(word)) &&
@@ -590,7 +611,7 @@ export function alignQuestions(textA: string, textB: string): Alignment {
     b.content,
     toB,
     used,
-    (x, y) => standsFor(a.facts, x, b.facts, y) || standsFor(b.facts, y, a.facts, x) || sameNamed(a.facts, x, b.facts, y) || sameUnit(x, y),
+    (x, y) => standsFor(a.facts, x, b.facts, y) || standsFor(b.facts, y, a.facts, x) || sameNamed(a.facts, x, b.facts, y) || sameUnit(x, y) || sameInFull(x, y),
   );
   const leftA = a.content.filter((_, i) => toB[i] < 0);
   const leftB = b.content.filter((_, j) => !used.has(j));
@@ -603,8 +624,9 @@ export function alignQuestions(textA: string, textB: string): Alignment {
   const questions = longest <= MAX_QUESTION_WORDS || (a.asks && b.asks && longest <= MAX_LONG_QUESTION_WORDS);
   const matchedA = (k: number) => toB[k] >= 0;
   const matchedB = (k: number) => used.has(k);
-  // "the least expensive" is "the cheapest": an antonym after "less" or "least" on one side only names the same end.
-  const antonym = leftA.some((x) => leftB.some((y) => antonymous(x, y) && diminished(a, x) === diminished(b, y)));
+  // "the least expensive" is "the cheapest", "can't remember" is "forgot": an antonym after "less" or "least", or
+  // negated, on one side only names the same end.
+  const antonym = leftA.some((x) => leftB.some((y) => antonymous(x, y) && diminished(a, x) === diminished(b, y) && negatedIn(a, x) === negatedIn(b, y)));
   // Values turned round in a statement as in a question ("from Windows 7 to Windows 10" / "from Windows 10 to Windows 7").
   const crossed = (questions && crosses(a, b, toB)) || (longest <= MAX_LONG_QUESTION_WORDS && routesTurned(a.route, b.route));
   const converse = crossed && readsConversely(a, b, leftA, leftB);

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { alignQuestions, ALIGNMENT_LISTS, ALIGNMENT_VETOES, type AlignmentVeto } from "./alignment.js";
+import { IRREGULAR_FORMS } from "./irregular-forms.js";
 import chosen from "./lexical-vetoes.json" with { type: "json" };
 
 /**
@@ -9,11 +10,12 @@ import chosen from "./lexical-vetoes.json" with { type: "json" };
  */
 export const LEXICAL_VETOES: readonly AlignmentVeto[] = chosen.vetoes.filter((name): name is AlignmentVeto => (ALIGNMENT_VETOES as readonly string[]).includes(name));
 
-/** A digest of the hand-written lists and the lexicon: what the vetoes were chosen on. */
+/** A digest of the hand-written lists and the lexicon (its irregular forms too): what the vetoes were chosen on. */
 export function lexicalListsDigest(): string {
   return createHash("sha256")
     .update(JSON.stringify(ALIGNMENT_LISTS))
     .update(readFileSync(new URL("./lexicon.txt", import.meta.url)))
+    .update(JSON.stringify(IRREGULAR_FORMS))
     .digest("hex");
 }
 

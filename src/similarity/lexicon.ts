@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Lru } from "../core/lru.js";
+import { IRREGULAR_FORMS } from "./irregular-forms.js";
 
 /**
  * What the judge knows of English words, from WordNet 3.1 (src/similarity/lexicon.txt, built by
@@ -56,48 +57,6 @@ export function loadLexicon(): void {
   lexicon();
 }
 
-/** Irregular forms WordNet's morphology lists, for the words questions use most. */
-const IRREGULAR: Record<string, string> = {
-  better: "good",
-  best: "good",
-  worse: "bad",
-  worst: "bad",
-  more: "much",
-  most: "much",
-  less: "little",
-  least: "little",
-  bought: "buy",
-  sold: "sell",
-  lost: "lose",
-  won: "win",
-  made: "make",
-  worn: "wear",
-  wore: "wear",
-  built: "build",
-  ran: "run",
-  ate: "eat",
-  eaten: "eat",
-  wrote: "write",
-  written: "write",
-  gave: "give",
-  given: "give",
-  took: "take",
-  taken: "take",
-  went: "go",
-  gone: "go",
-  got: "get",
-  found: "find",
-  began: "begin",
-  begun: "begin",
-  children: "child",
-  people: "person",
-  men: "man",
-  women: "woman",
-  feet: "foot",
-  teeth: "tooth",
-  mice: "mouse",
-};
-
 /** WordNet's detachment rules (morphy): suffix and replacement. */
 const SUFFIXES: ReadonlyArray<readonly [string, string]> = [
   ["s", ""],
@@ -138,7 +97,7 @@ function findLemmas(word: string): string[] {
   const { senses } = lexicon();
   const lower = word.toLowerCase();
   const found = new Set<string>();
-  const irregular = IRREGULAR[lower];
+  const irregular = Object.hasOwn(IRREGULAR_FORMS, lower) ? IRREGULAR_FORMS[lower] : undefined;
   if (irregular) found.add(irregular);
   if (senses.has(lower)) found.add(lower);
   for (const [suffix, replacement] of SUFFIXES) {
