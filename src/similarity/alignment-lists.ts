@@ -171,6 +171,8 @@ export const UNLINKED_OPPOSITES: ReadonlyArray<readonly [string, string]> = [
   ["arrive", "depart"],
   ["load", "unload"],
   ["buyer", "seller"],
+  // WordNet links these (an effect is what a cause brings about), so they would align as one word.
+  ["cause", "effect"],
 ];
 
 /** Words that change a value ("5 times 2", "5 squared"): a comparison whose ends they change is not read from its other end. */

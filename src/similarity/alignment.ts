@@ -603,7 +603,7 @@ export function alignQuestions(textA: string, textB: string): Alignment {
   // The lexicon only for what the words themselves did not settle.
   matchWords(a.content, b.content, toB, used, (x, y) => {
     const relation = wordRelation(x, y);
-    return relation === "synonym" || relation === "linked";
+    return (relation === "synonym" || relation === "linked") && !antonymous(x, y);
   });
   // A name written as its initials ("JS" for "JavaScript") or another of its names ("Postgres"), a unit as its abbreviation ("oz" for "ounces").
   matchWords(

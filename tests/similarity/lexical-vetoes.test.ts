@@ -58,6 +58,7 @@ describe("aligning two questions", () => {
     ["What is 2 plus 3?", "What is 2+2?", "numberMismatch"],
     ["Is it safe to take two ibuprofen at once?", "Is it safe to take four ibuprofen at once?", "numberMismatch"],
     ["Can I use baking soda instead of baking powder?", "Can I use baking powder instead of baking soda?", "swapped"],
+    ["What are the causes of chronic constipation?", "What are the effects of chronic constipation?", "antonym"],
     ["How do I reverse a string in Java?", "How do I reverse a string in C#?", "substitution"],
     ["How do I close all tabs in Firefox?", "How do I close a tab in Firefox?", "scope"],
     ["Are all snakes venomous?", "Are some snakes venomous?", "scope"],
