@@ -91,6 +91,9 @@ export const REQUEST_VERBS: readonly string[] =
 /** Most content words a question may have for those rules to read it: past it, a prompt is read as a statement (and the swap rules' cost stays bounded). */
 export const MAX_LONG_QUESTION_WORDS = 40;
 
+/** Words that say a thing cannot be done ("can't remember"): the opposite of doing it ("forgot"). */
+export const INABILITY_WORDS: readonly string[] = ["can't", "cannot", "couldn't", "cant", "unable"];
+
 /**
  * Direction words that name a substitute ("use butter instead of oil"): they read only against the same word on the
  * other side ("oil instead of butter" is turned round; "Quora instead of Google" / "Quora rather than Google" is not).
@@ -171,8 +174,6 @@ export const UNLINKED_OPPOSITES: ReadonlyArray<readonly [string, string]> = [
   ["arrive", "depart"],
   ["load", "unload"],
   ["buyer", "seller"],
-  // WordNet links these (an effect is what a cause brings about), so they would align as one word.
-  ["cause", "effect"],
 ];
 
 /** Words that change a value ("5 times 2", "5 squared"): a comparison whose ends they change is not read from its other end. */
@@ -231,7 +232,6 @@ export const SHORT_FORMS: Readonly<Record<string, string>> = {
   info: "information",
   pic: "picture",
   doc: "document",
-  docs: "documentation",
   env: "environment",
   var: "variable",
   obj: "object",
@@ -283,6 +283,7 @@ export const ALIGNMENT_LISTS = {
   direction: DIRECTION_WORDS,
   shortForms: SHORT_FORMS,
   substitute: SUBSTITUTE_WORDS,
+  inability: INABILITY_WORDS,
   toward: TOWARD_WORDS,
   routeVerbs: ROUTE_VERBS,
   bothWays: BOTH_WAYS_WORDS,

@@ -13,6 +13,7 @@ import {
   DETERMINERS,
   DIMINISHING_WORDS,
   DIRECTION_WORDS,
+  INABILITY_WORDS,
   EST_WORDS,
   EXTREME_WORDS,
   FRACTION_WORDS,
@@ -62,6 +63,7 @@ const WEAK = new Set(WEAK_WORDS);
 const DIRECTION = new Set(DIRECTION_WORDS);
 const SUBSTITUTE = new Set(SUBSTITUTE_WORDS);
 const DIMINISHING = new Set(DIMINISHING_WORDS);
+const UNABLE = new Set(INABILITY_WORDS);
 const SYMMETRIC = new Set(SYMMETRIC_WORDS);
 const MUTUAL = new Set(MUTUAL_VERBS);
 const PRAISE = new Set(PRAISE_SUPERLATIVES);
@@ -277,8 +279,7 @@ function matchWords(a: readonly string[], b: readonly string[], toB: number[], u
 const standsFor = (facts: QuestionFacts, name: string, other: QuestionFacts, initials: string) =>
   facts.nameInitials.get(name) === initials && other.acronyms.has(initials);
 
-/** Two words that name the same unit ("ounces" / "oz"). */
-/** A word's full form when it is a short form, in the plural when written so ("dicts": "dictionarys", read by base forms as "dictionary"). */
+/** A word's full form when it is a short form, in the plural when written so ("dicts": "dictionarys", whose base form is "dictionary"). */
 function fullForm(word: string): string | undefined {
   if (Object.hasOwn(SHORT_FORMS, word)) return SHORT_FORMS[word];
   const single = word.endsWith("s") ? word.slice(0, -1) : undefined;
@@ -292,6 +293,7 @@ function sameInFull(x: string, y: string): boolean {
   return (fullX !== undefined || fullY !== undefined) && sameWord(fullX ?? x, fullY ?? y);
 }
 
+/** Two words that name the same unit ("ounces" / "oz"). */
 function sameUnit(x: string, y: string): boolean {
   const unit = unitNamed(x);
   return unit !== undefined && unit === unitNamed(y);
@@ -578,8 +580,15 @@ const moreAgainstLess = (x: Side, y: Side) => beforeThan(x, "more") && !beforeTh
 /** Whether `word` of a side follows "less" or "least" ("the least expensive"). */
 const diminished = (s: Side, word: string) => DIMINISHING.has(s.words[s.words.indexOf(word) - 1]);
 
-/** Whether a negation of a side bears on the word ("don't remember"). */
-const negatedIn = (s: Side, word: string) => s.facts.negatedStems.has(stem(word));
+/**
+ * Whether a side says it cannot do the word ("can't remember", "unable to find"), which is doing its opposite
+ * ("forgot", "lost"); other negations are not ("don't raise" is not "lower", "didn't find" not "lost").
+ */
+function unableTo(s: Side, word: string): boolean {
+  const i = s.words.indexOf(word);
+  const [twoBefore, before] = s.words.slice(Math.max(0, i - 2), i).map((w) => w.replace("’", "'"));
+  return i > 0 && (UNABLE.has(before ?? twoBefore) || (before === "to" && twoBefore === "unable"));
+}
 
 /** Whether each "less" or "least" of a side asks for less of a word whose opposite the other side has unmatched ("least expensive" / "cheapest"). */
 const diminishesOpposite = (s: Side, otherLeft: readonly string[]) =>
@@ -603,7 +612,7 @@ export function alignQuestions(textA: string, textB: string): Alignment {
   // The lexicon only for what the words themselves did not settle.
   matchWords(a.content, b.content, toB, used, (x, y) => {
     const relation = wordRelation(x, y);
-    return (relation === "synonym" || relation === "linked") && !antonymous(x, y);
+    return relation === "synonym" || relation === "linked";
   });
   // A name written as its initials ("JS" for "JavaScript") or another of its names ("Postgres"), a unit as its abbreviation ("oz" for "ounces").
   matchWords(
@@ -625,8 +634,8 @@ export function alignQuestions(textA: string, textB: string): Alignment {
   const matchedA = (k: number) => toB[k] >= 0;
   const matchedB = (k: number) => used.has(k);
   // "the least expensive" is "the cheapest", "can't remember" is "forgot": an antonym after "less" or "least", or
-  // negated, on one side only names the same end.
-  const antonym = leftA.some((x) => leftB.some((y) => antonymous(x, y) && diminished(a, x) === diminished(b, y) && negatedIn(a, x) === negatedIn(b, y)));
+  // after "can't", on one side only names the same end.
+  const antonym = leftA.some((x) => leftB.some((y) => antonymous(x, y) && diminished(a, x) === diminished(b, y) && unableTo(a, x) === unableTo(b, y)));
   // Values turned round in a statement as in a question ("from Windows 7 to Windows 10" / "from Windows 10 to Windows 7").
   const crossed = (questions && crosses(a, b, toB)) || (longest <= MAX_LONG_QUESTION_WORDS && routesTurned(a.route, b.route));
   const converse = crossed && readsConversely(a, b, leftA, leftB);

@@ -24,7 +24,21 @@ export const NAME_ALIAS_GROUPS: ReadonlyArray<readonly string[]> = [
   ["vue", "vuejs"],
   ["sklearn", "scikitlearn"],
   ["vscode", "visualstudiocode"],
+  ["uk", "unitedkingdom", "greatbritain", "britain"],
+  // Not "us": "Can you help US?" asks for help.
+  ["usa", "unitedstates", "unitedstatesofamerica"],
 ];
+/**
+ * Names written in several ways that the name reading cannot join ("World War 2": "2" is no name word), each
+ * pattern rewritten to one spelling before a question is read. The "II" pattern comes first, so that "World War
+ * II" is not read as "World War I".
+ */
+export const NAME_SPELLINGS: ReadonlyArray<readonly [string, string]> = [
+  ["World War (?:II|2|Two)|Second World War|WW ?2", "WWII"],
+  ["World War (?:I|1|One)|First World War|WW ?1", "WWI"],
+];
+const SPELLINGS = NAME_SPELLINGS.map(([pattern, name]) => [new RegExp(`\\b(?:${pattern})\\b`, "gi"), name] as const);
+
 const NAME_ALIASES = new Map(NAME_ALIAS_GROUPS.flatMap((group) => group.map((name) => [name, group.filter((other) => other !== name)] as const)));
 
 /** Pairs of words whose swap reverses what is asked (matched on a crude stem, so "installing" is "install"). */
@@ -81,6 +95,7 @@ export const GUARD_LISTS = {
   stopwords: [...STOPWORDS],
   negations: [...NEGATIONS],
   nameAliases: NAME_ALIAS_GROUPS,
+  nameSpellings: NAME_SPELLINGS,
   opposites: OPPOSITES,
   irregular: IRREGULAR,
   questionWords: [...QUESTION_WORDS],
@@ -239,7 +254,8 @@ export function questionFacts(written: string): QuestionFacts {
 
 function readFacts(written: string): QuestionFacts {
   // An initialism's plural names the same thing: "PDFs" is read as "PDF", "APIs" as "API" ("AWS" stays).
-  const text = written.replace(INITIALISM_PLURAL, "$1").replace(FREE_OF, "without $1");
+  const spelled = SPELLINGS.reduce((text, [pattern, name]) => text.replace(pattern, name), written);
+  const text = spelled.replace(INITIALISM_PLURAL, "$1").replace(FREE_OF, "without $1");
   const words = text.match(WORD) ?? [];
   const lower = lowerWords(text);
   const starts = sentenceStarts(text);
@@ -301,7 +317,8 @@ export const sameNamed = (facts: QuestionFacts, x: string, other: QuestionFacts,
  * for "JavaScript"), or by another of its names (NAME_ALIAS_GROUPS: "Golang" for "Go").
  */
 function mentions(other: QuestionFacts, entity: string, facts: QuestionFacts): boolean {
-  if ((NAME_ALIASES.get(entity) ?? []).some((alias) => writtenAsName(other, alias))) return true;
+  // Another name of it, in capitals too ("WWII" for "the Second World War", "UK" for "Britain").
+  if ((NAME_ALIASES.get(entity) ?? []).some((alias) => other.entities.has(alias))) return true;
   const initials = facts.nameInitials.get(entity);
   if (initials && other.acronyms.has(initials)) return true;
   const words = other.words;

@@ -24,6 +24,14 @@ think thought|throw threw thrown|tread trod trodden|undergo underwent undergone|
 undertake undertook undertaken|wake woke woken|wear wore worn|weave wove woven|weep wept|win won|wind wound
 withdraw withdrew withdrawn|write wrote written`;
 
+/**
+ * Forms that are words of their own in another sense, which would align other questions ("the mean" / "what is
+ * meant", "smelt iron" / "smell iron", "turn left" / "leave", "a flu shot" / "shoot"): not read as forms.
+ */
+const OTHER_WORDS = new Set(
+  "left meant led saw smelt spelt woke drunk ground bound wound rose felt shot bit sat bore stole fed lit spoke lay".split(" "),
+);
+
 /** Irregular comparatives and plurals. */
 const OTHERS: Readonly<Record<string, string>> = {
   better: "good",
@@ -48,7 +56,7 @@ export const IRREGULAR_FORMS: Readonly<Record<string, string>> = {
   ...Object.fromEntries(
     VERBS.split(/[|\n]/).flatMap((parts) => {
       const [base, ...forms] = parts.trim().split(" ");
-      return forms.map((form) => [form, base]);
+      return forms.filter((form) => !OTHER_WORDS.has(form)).map((form) => [form, base]);
     }),
   ),
   ...OTHERS,

@@ -58,7 +58,9 @@ describe("aligning two questions", () => {
     ["What is 2 plus 3?", "What is 2+2?", "numberMismatch"],
     ["Is it safe to take two ibuprofen at once?", "Is it safe to take four ibuprofen at once?", "numberMismatch"],
     ["Can I use baking soda instead of baking powder?", "Can I use baking powder instead of baking soda?", "swapped"],
-    ["What are the causes of chronic constipation?", "What are the effects of chronic constipation?", "antonym"],
+    // Only "can't" and "unable to" do the opposite of a word.
+    ["What should I do if I didn't find a job after college?", "What should I do if I lost my job after college?", "antonym"],
+    ["Which medicines don't raise blood pressure?", "Which medicines lower blood pressure?", "antonym"],
     ["How do I reverse a string in Java?", "How do I reverse a string in C#?", "substitution"],
     ["How do I close all tabs in Firefox?", "How do I close a tab in Firefox?", "scope"],
     ["Are all snakes venomous?", "Are some snakes venomous?", "scope"],
@@ -261,6 +263,7 @@ describe("aligning two questions", () => {
     ["How do I convert a string to an integer in Java?", "What's the way to convert a string into an int in Java?"],
     ["How do I merge two dictionaries in Python?", "How do I merge two dicts in Python?"],
     ["What should I do if I forgot my Gmail password?", "What should I do if I can't remember my Gmail password?"],
+    ["What should I do if I lost my passport abroad?", "What should I do if I am unable to find my passport abroad?"],
   ])("keeps the paraphrase %j / %j", (a, b) => {
     expect(lexicalVeto(a, b)).toBeUndefined();
   });

@@ -83,6 +83,19 @@ describe("guard text facts", () => {
     // A Mac is a computer, macOS its system: "the newest Mac" is not "the newest macOS".
     expect(unmentioned("What is the newest Mac?", "What is the newest macOS?")).toBe(true);
     expect(unmentioned("Should I learn Golang?", "Should I go and learn Rust?")).toBe(true);
+    // Other names in capitals: "WWII" is the Second World War, "UK" Britain; the people are not the country.
+    expect(unmentioned("When did WWII end?", "In what year did the Second World War end?")).toBe(false);
+    expect(unmentioned("In what year did the Second World War end?", "When did WWII end?")).toBe(false);
+    expect(unmentioned("When did World War II end?", "When did WWII end?")).toBe(false);
+    expect(unmentioned("When did World War 2 end?", "When did WWII end?")).toBe(false);
+    expect(unmentioned("Who won WW1?", "Who won the First World War?")).toBe(false);
+    expect(unmentioned("What caused World War I?", "What caused WWII?")).toBe(true);
+    expect(unmentioned("What caused World War I?", "What caused World War II?")).toBe(true);
+    expect(unmentioned("Can you help US?", "Can you help the USA?")).toBe(true);
+    expect(unmentioned("Do I need a visa for the US?", "Do I need a visa for the United States?")).toBe(false);
+    expect(unmentioned("Do I need a visa for the USA?", "Do I need a visa for the United States?")).toBe(false);
+    expect(unmentioned("Who was the prime minister of the UK in 1980?", "Who was the prime minister of Britain in 1980?")).toBe(false);
+    expect(unmentioned("Who was the prime minister of the UK in 1980?", "Who served as British prime minister in 1980?")).toBe(true);
     // Initials stand only for the words in the same order, and only when written in capitals.
     expect(unmentioned("What is ML used for?", "What is learning machine used for?")).toBe(true);
     expect(unmentioned("Where is Ml?", "Where is my laptop?")).toBe(true);
