@@ -317,7 +317,7 @@ export const sameNamed = (facts: QuestionFacts, x: string, other: QuestionFacts,
  * for "JavaScript"), or by another of its names (NAME_ALIAS_GROUPS: "Golang" for "Go").
  */
 function mentions(other: QuestionFacts, entity: string, facts: QuestionFacts): boolean {
-  // Another name of it, in capitals too ("WWII" for "the Second World War", "UK" for "Britain").
+  // Another name of it, in capitals too ("UK" for "Britain", "USA" for "United States").
   if ((NAME_ALIASES.get(entity) ?? []).some((alias) => other.entities.has(alias))) return true;
   const initials = facts.nameInitials.get(entity);
   if (initials && other.acronyms.has(initials)) return true;
