@@ -279,11 +279,10 @@ function matchWords(a: readonly string[], b: readonly string[], toB: number[], u
 const standsFor = (facts: QuestionFacts, name: string, other: QuestionFacts, initials: string) =>
   facts.nameInitials.get(name) === initials && other.acronyms.has(initials);
 
-/** A word's full form when it is a short form, in the plural when written so ("dicts": "dictionarys", whose base form is "dictionary"). */
+/** A short form's word, its plural too ("dicts": "dictionary"; base forms then match "dictionaries"). */
 function fullForm(word: string): string | undefined {
-  if (Object.hasOwn(SHORT_FORMS, word)) return SHORT_FORMS[word];
-  const single = word.endsWith("s") ? word.slice(0, -1) : undefined;
-  return single !== undefined && Object.hasOwn(SHORT_FORMS, single) ? `${SHORT_FORMS[single]}s` : undefined;
+  const single = word.replace(/s$/, "");
+  return Object.hasOwn(SHORT_FORMS, word) ? SHORT_FORMS[word] : Object.hasOwn(SHORT_FORMS, single) ? SHORT_FORMS[single] : undefined;
 }
 
 /** One word the short form of the other ("int" / "integer", "dicts" / "dictionaries"). */
@@ -586,8 +585,8 @@ const diminished = (s: Side, word: string) => DIMINISHING.has(s.words[s.words.in
  */
 function unableTo(s: Side, word: string): boolean {
   const i = s.words.indexOf(word);
-  const [twoBefore, before] = s.words.slice(Math.max(0, i - 2), i).map((w) => w.replace("’", "'"));
-  return i > 0 && (UNABLE.has(before ?? twoBefore) || (before === "to" && twoBefore === "unable"));
+  const before = s.words[i - 1]?.replace("’", "'");
+  return i > 0 && (UNABLE.has(before) || (before === "to" && s.words[i - 2] === "unable"));
 }
 
 /** Whether each "less" or "least" of a side asks for less of a word whose opposite the other side has unmatched ("least expensive" / "cheapest"). */
