@@ -6,7 +6,7 @@
  */
 
 /** The kinds of answer told apart; "" when the question phrase names none ("what", "how" for a manner, none). */
-export type AnswerKind = "time" | "place" | "person" | "reason" | "duration" | "distance" | "age" | "amount" | "";
+export type AnswerKind = "time" | "place" | "person" | "reason" | "effect" | "duration" | "distance" | "age" | "amount" | "";
 
 /**
  * What "how X" asks for, by X. How much and how many are one kind: rewordings trade them ("how much calories").
@@ -40,7 +40,21 @@ export const KIND_NOUNS: Readonly<Record<string, AnswerKind>> = Object.fromEntri
   ...["year", "date", "day", "time", "month", "century"].map((noun) => [noun, "time"]),
   ...["age"].map((noun) => [noun, "age"]),
   ...["reason", "reasons"].map((noun) => [noun, "reason"]),
+  // "What causes stress?" asks why there is stress.
+  ...["cause", "causes", "caused"].map((verb) => [verb, "reason"]),
 ]);
+
+/**
+ * Nouns that name the kind when "of" or "for" follows, a few words after "what" ("What are the main causes of
+ * stress?" asks why; "What are the effects of stress?" what stress brings about).
+ */
+export const OF_KIND_NOUNS: Readonly<Record<string, AnswerKind>> = Object.fromEntries([
+  ...["cause", "causes", "reason", "reasons"].map((noun) => [noun, "reason"]),
+  ...["effect", "effects", "consequence", "consequences", "impact", "impacts", "outcome", "outcomes"].map((noun) => [noun, "effect"]),
+]);
+
+/** How many words after "what" such a noun may stand: "What are the main causes of". */
+const OF_KIND_REACH = 4;
 
 /** Lengths after "how many" or "how much": "how many miles" asks how far. */
 export const DISTANCE_NOUNS: readonly string[] = "distance miles mile kilometers kilometres km kms meters metres feet foot yards inches".split(" ");
@@ -73,6 +87,7 @@ export const ALIKE_KINDS: ReadonlyArray<readonly [AnswerKind, AnswerKind]> = [
 // Maps, not the records: a word such as "constructor" must not read an object's own property.
 const HOW = new Map(Object.entries(HOW_KINDS));
 const NOUNS = new Map(Object.entries(KIND_NOUNS));
+const OF_NOUNS = new Map(Object.entries(OF_KIND_NOUNS));
 const BREAKERS = new Map(Object.entries(KIND_BREAKERS).map(([word, breakers]) => [word, new Set(breakers)]));
 const DISTANCES = new Set(DISTANCE_NOUNS);
 const TIMES = new Set(TIME_NOUNS);
@@ -106,6 +121,15 @@ function howPhrase(words: readonly string[], i: number): QuestionPhrase {
   return isComparative(after) ? NONE : { kind: "amount", word: -1 };
 }
 
+/** The kind a noun before "of" or "for" names, up to OF_KIND_REACH words after "what" at word `i` ("the effects of"), or "". */
+function ofKind(words: readonly string[], i: number): AnswerKind {
+  for (let k = i + 1; k <= i + OF_KIND_REACH && k + 1 < words.length; k++) {
+    const kind = OF_NOUNS.get(words[k]);
+    if (kind !== undefined && (words[k + 1] === "of" || words[k + 1] === "for")) return kind;
+  }
+  return "";
+}
+
 /**
  * The question phrase at word `i`, or undefined when word `i` opens none. `contracted`: the word was written with
  * "'s" or "'re" ("Where's the station?"), which the words have lost.
@@ -124,7 +148,7 @@ function phraseAt(words: readonly string[], i: number, contracted: boolean): Que
       return { kind: "reason", word: -1 };
     case "what":
     case "which":
-      return { kind: NOUNS.get(next) ?? "", word: -1 };
+      return { kind: NOUNS.get(next) ?? ofKind(words, i), word: -1 };
     case "how":
       return howPhrase(words, i);
     default:

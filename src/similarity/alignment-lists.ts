@@ -9,11 +9,12 @@ import {
   HOW_KINDS,
   KIND_BREAKERS,
   KIND_NOUNS,
+  OF_KIND_NOUNS,
   PHRASE_PREPOSITIONS,
   QUESTION_AUXILIARIES,
   TIME_NOUNS,
 } from "./alignment-answer-kind.js";
-import { NOT_A_MODEL, NOT_BEFORE_A_LETTER, SIGN_WORDS } from "./alignment-models.js";
+import { NOT_A_MODEL, NOT_BEFORE_A_LETTER, NUMBERED_NOUNS, SIGN_WORDS } from "./alignment-models.js";
 import { AMBIGUOUS_NUMBER_WORDS, ORDINALS, SCALES, TENS, UNITS } from "./alignment-numbers.js";
 import { SCOPE_LISTS } from "./alignment-scope.js";
 import { AFTER_SECOND, BEFORE_ABBREVIATION, UNIT_ABBREVIATIONS, UNIT_COMPOUNDS, UNIT_NAMES, UNIT_QUALIFIERS, UNIT_SIGNS } from "./alignment-units.js";
@@ -21,6 +22,8 @@ import { NAME_ALIAS_GROUPS } from "./guard-text.js";
 
 /** Words a rewording adds or drops without changing what is asked. */
 export const WEAK_WORDS: readonly string[] = [
+  // A substitute's direction word, read by its place ("X instead of Y"), not a word a rewording replaces ("Y replaced with X").
+  "instead",
   "make",
   "do",
   "get",
@@ -96,9 +99,18 @@ export const INABILITY_WORDS: readonly string[] = ["can't", "cannot", "couldn't"
 
 /**
  * Direction words that name a substitute ("use butter instead of oil"): they read only against the same word on the
- * other side ("oil instead of butter" is turned round; "Quora instead of Google" / "Quora rather than Google" is not).
+ * other side ("oil instead of butter" is turned round; "use Quora instead of Google" / "go to Quora instead of Google" is not).
  */
 export const SUBSTITUTE_WORDS: readonly string[] = ["instead"];
+
+/** Phrases that name a substitute as "instead of" does, read as it ("tabs rather than spaces" is "tabs instead of spaces"). */
+export const SUBSTITUTE_PHRASES: Readonly<Record<string, string>> = {
+  "rather than": "instead of",
+  "in place of": "instead of",
+};
+
+/** "substitute X for Y" uses X instead of Y: its "for", up to four words after the verb, read as "instead of". */
+export const SUBSTITUTE_FOR: readonly [RegExp, string] = [/\b(substitut(?:e|es|ed|ing))((?:\s+[\p{L}\p{N}'’-]+){1,4}?)\s+for\b/giu, "$1$2 instead of"];
 
 /** Words that give the words around them a direction: "miles to km" is not "km to miles". */
 export const DIRECTION_WORDS: readonly string[] = ["to", "into", "from", "than", "vs", "versus", "onto", "toward", "towards", "over", "under", ...SUBSTITUTE_WORDS];
@@ -126,6 +138,15 @@ export const BOTH_WAYS_WORDS: readonly string[] = [
 /** Comparisons before "than" that read the same both ways: "Python different than Java" asks of "Java different than Python". */
 export const SYMMETRIC_WORDS: readonly string[] = ["different", "differ", "differs"];
 
+/** Question words that ask for an argument of a verb: "Who taught Aristotle?" asks for its subject, "Who did Aristotle teach?" for its object. */
+export const ROLE_QUESTION_WORDS: readonly string[] = ["who", "whom", "what", "which"];
+
+/**
+ * Auxiliaries that put a verb's subject after them and the verb after it ("did" in "Who did Aristotle teach?"); not
+ * "is", which also makes the passive, nor "has", as often the verb itself ("Who has the highest ratio?").
+ */
+export const ROLE_AUXILIARIES: readonly string[] = "do does did will would can could should shall may might must".split(" ");
+
 /** Verbs whose two arguments can trade places and ask the same: who would win, who may marry whom. */
 export const MUTUAL_VERBS: readonly string[] = ["beat", "defeat", "fight", "marry", "wed", "meet", "resemble", "equal", "match"];
 
@@ -136,7 +157,7 @@ export const YEAR_PREPOSITIONS: readonly string[] = ["in", "since", "from", "unt
 export const PRESENT_WORDS: readonly string[] = ["is", "are", "am", "do", "does", "has", "have", "can", "will", "now", "today", "current", "currently", "nowadays", "latest"];
 export const PAST_WORDS: readonly string[] = ["did", "was", "were", "had"];
 
-/** Pairs of short words whose swap reverses what is asked ("zoom in" / "zoom out", "most" / "least"). */
+/** Pairs of short words or phrases whose swap reverses what is asked ("zoom in" / "zoom out", "most" / "least", "too much" / "too little"). */
 export const OPPOSITE_SMALL_WORDS: ReadonlyArray<readonly [string, string]> = [
   ["in", "out"],
   ["up", "down"],
@@ -147,6 +168,9 @@ export const OPPOSITE_SMALL_WORDS: ReadonlyArray<readonly [string, string]> = [
   ["few", "many"],
   ["first", "last"],
   ["before", "after"],
+  // "How much salt is too much?" / "... too little?": the phrase, where "much" alone also asks how much.
+  ["too much", "too little"],
+  ["too many", "too few"],
 ];
 
 /**
@@ -283,12 +307,15 @@ export const ALIGNMENT_LISTS = {
   direction: DIRECTION_WORDS,
   shortForms: SHORT_FORMS,
   substitute: SUBSTITUTE_WORDS,
+  substitutePhrases: SUBSTITUTE_PHRASES,
+  substituteFor: String(SUBSTITUTE_FOR[0]),
   inability: INABILITY_WORDS,
   toward: TOWARD_WORDS,
   routeVerbs: ROUTE_VERBS,
   bothWays: BOTH_WAYS_WORDS,
   symmetric: SYMMETRIC_WORDS,
   mutual: MUTUAL_VERBS,
+  roles: { questionWords: ROLE_QUESTION_WORDS, auxiliaries: ROLE_AUXILIARIES },
   years: { before: YEAR_PREPOSITIONS, present: PRESENT_WORDS, past: PAST_WORDS },
   praise: PRAISE_SUPERLATIVES,
   extremes: EXTREME_WORDS,
@@ -300,12 +327,14 @@ export const ALIGNMENT_LISTS = {
   oneOf: ONE_OF_WORDS,
   determiners: DETERMINERS,
   notAModel: NOT_A_MODEL,
+  numberedNouns: NUMBERED_NOUNS,
   notBeforeALetter: NOT_BEFORE_A_LETTER,
   signWords: SIGN_WORDS,
   answerKinds: {
     how: HOW_KINDS,
     breakers: KIND_BREAKERS,
     nouns: KIND_NOUNS,
+    ofNouns: OF_KIND_NOUNS,
     distances: DISTANCE_NOUNS,
     times: TIME_NOUNS,
     auxiliaries: QUESTION_AUXILIARIES,

@@ -7,6 +7,13 @@
 /** Lower-case words a capital letter after does not designate a model of ("Java or C", "from A to B"). */
 export const NOT_BEFORE_A_LETTER: readonly string[] = "and or vs to from with in on of for is are than".split(" ");
 
+/**
+ * Words a numeral labels as what it follows, in any case ("type 2 diabetes", "Stage IV"); after one written as a
+ * name even "I" is the numeral ("Type I diabetes", "Phase I trials"), where elsewhere it is the pronoun.
+ */
+export const NUMBERED_NOUNS: readonly string[] =
+  "type class stage phase grade level part chapter act book volume episode season schedule category article title war".split(" ");
+
 /** Short capitals that are words or common abbreviations, no model ("Should I", "Is Netflix OK", "HOW DO I"). */
 export const NOT_A_MODEL: readonly string[] =
   "I A AI AM AN AS AT BE BY DO GO HE IF IN IS IT ME MY NO OF OK ON OR PC PM SO TO TV UK UP US WE".split(" ");
@@ -20,6 +27,9 @@ const SENTENCE_END = /[.?!]/;
 const ROMAN_DIGITS: Readonly<Record<string, number>> = { I: 1, V: 5, X: 10, L: 50, C: 100 };
 const ROMAN = /^(?=.)(?:C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$/;
 const NOT_MODELS = new Set(NOT_A_MODEL);
+const NUMBERED = new Set(NUMBERED_NOUNS);
+/** A Roman numeral of three letters or more ("III", "VIII", "XIV"); shorter ones are any two capitals. */
+const LONG_ROMAN = /^[IVX]{3,}$/;
 /** One capital letter: a grade, a type or a class after a word in lower case ("class A", "type O", "vitamin D", "an A"). */
 const LETTER = /^\p{Lu}$/u;
 /** What may follow an "I" that is a numeral: a clause's end or a list ("World War I?", "World War I and II"). */
@@ -44,11 +54,12 @@ function romanValue(numeral: string): number {
 }
 
 /**
- * What a word designates as a model, as a value: up to three digits and Roman numerals by value ("II", "2"),
- * one or two other capitals as written ("Y", "XP"). Four digits are a year or an amount ("IPL 2016", "Rs 1000").
+ * What a word designates as a model, as a value: up to three digits and Roman numerals by value ("II", "2",
+ * "VIII"), one or two other capitals as written ("Y", "XP"). Four digits are a year or an amount ("IPL 2016", "Rs 1000").
  */
 export function designation(token: string): string | undefined {
   if (/^\d{1,3}$/.test(token)) return String(Number(token));
+  if (LONG_ROMAN.test(token) && ROMAN.test(token)) return String(romanValue(token));
   if (!CAPITALS.test(token) || NOT_MODELS.has(token)) return undefined;
   return ROMAN.test(token) ? String(romanValue(token)) : token;
 }
@@ -91,10 +102,13 @@ export function modelsOf(text: string): Models {
       addModel(name === "an" ? "a" : name, letter + sign);
       return;
     }
-    const afterName = () => i > 0 && NAME.test(name) && !opensSentence(i - 1) && MODEL_GAP.test(text.slice(tokens[i - 1].index + name.length, tokens[i].index));
-    // "I" after a name ending a clause or a list is a numeral ("causes of World War I?", "World War I and II");
-    // elsewhere the pronoun ("Should I", "the iPhone I bought", "Python I/O").
-    const value = designation(token) ?? (token === "I" && afterName() && NUMERAL_I_ENDS.test(text.slice(tokens[i].index + 1)) ? "1" : undefined);
+    const spaced = () => MODEL_GAP.test(text.slice(tokens[i - 1].index + name.length, tokens[i].index));
+    const afterName = () => i > 0 && NAME.test(name) && !opensSentence(i - 1) && spaced();
+    const labelled = () => NUMBERED.has(name.toLowerCase()) && spaced();
+    // "I" after a name ending a clause or a list, or after a label written as a name, is a numeral ("causes of World
+    // War I?", "World War I and II", "Type I diabetes"); elsewhere the pronoun ("Should I", "the iPhone I bought", "Python I/O").
+    const numeralI = () => afterName() && (labelled() || NUMERAL_I_ENDS.test(text.slice(tokens[i].index + 1)));
+    const value = designation(token) ?? (token === "I" && numeralI() ? "1" : undefined);
     if (value === undefined) {
       // A short word in capitals with a sign written after it is a letter all the same ("Is A+ blood rare?").
       const sign = CAPITALS.test(token) ? signWrittenAt(i) : undefined;
@@ -104,7 +118,7 @@ export function modelsOf(text: string): Models {
     all.add(value);
     // A letter or two with a sign anywhere, for the other side to find ("O positive and O negative" / "O- and O+", "AB+").
     if (CAPITALS.test(token)) all.add(value + signAt(i));
-    if (afterName()) addModel(name.toLowerCase(), value);
+    if (afterName() || labelled()) addModel(name.toLowerCase(), value);
   });
   return { byName, all };
 }

@@ -10,6 +10,7 @@
 import { Lru } from "../core/lru.js";
 import {
   ARITHMETIC_WORDS,
+  BOTH_WAYS_WORDS,
   DETERMINERS,
   DIMINISHING_WORDS,
   DIRECTION_WORDS,
@@ -31,6 +32,8 @@ import {
   ROUTE_VERBS,
   SHORT_FORMS,
   SPELLED,
+  SUBSTITUTE_FOR,
+  SUBSTITUTE_PHRASES,
   SUBSTITUTE_WORDS,
   SYMMETRIC_WORDS,
   TOWARD_WORDS,
@@ -41,6 +44,7 @@ import {
 import { answerKindsDiffer, questionPhraseOf, type QuestionPhrase } from "./alignment-answer-kind.js";
 import { modelsDiffer, modelsOf, type Models } from "./alignment-models.js";
 import { cardinal, numberRun, withoutThousands, wordNumbers } from "./alignment-numbers.js";
+import { asksOtherRole } from "./alignment-question-role.js";
 import { scopeDiffers } from "./alignment-scope.js";
 import { routeOf, routesTurned, type RouteStep } from "./alignment-routes.js";
 import { countedUnitsOf, unitNamed, unitsOf } from "./alignment-units.js";
@@ -56,12 +60,15 @@ const PHRASAL = Object.entries(PHRASAL_VERBS).map(([phrase, word]) => {
   return [new RegExp(`\\b${verb}(?:s|ed|ing)?\\s+${rest.join("\\s+")}\\b`, "gi"), word] as const;
 });
 
-/** A compound in any case, its words apart by any spacing. */
-const COMPOUND = Object.entries(COMPOUNDS).map(([compound, meaning]) => [new RegExp(`\\b${compound.replace(" ", "\\s+")}\\b`, "gi"), meaning] as const);
+/** A compound or a substitute's phrase in any case, its words apart by any spacing. */
+const COMPOUND = Object.entries({ ...COMPOUNDS, ...SUBSTITUTE_PHRASES }).map(
+  ([compound, meaning]) => [new RegExp(`\\b${compound.replaceAll(" ", "\\s+")}\\b`, "gi"), meaning] as const,
+);
 
 const WEAK = new Set(WEAK_WORDS);
 const DIRECTION = new Set(DIRECTION_WORDS);
 const SUBSTITUTE = new Set(SUBSTITUTE_WORDS);
+const BOTH_WAYS = new Set(BOTH_WAYS_WORDS);
 const DIMINISHING = new Set(DIMINISHING_WORDS);
 const UNABLE = new Set(INABILITY_WORDS);
 const SYMMETRIC = new Set(SYMMETRIC_WORDS);
@@ -122,7 +129,8 @@ export interface Alignment extends Readonly<Record<AlignmentVeto, boolean>> {
   readonly wideSubstitution: boolean;
   /**
    * Two noun phrases trade places around the same word between them: who does what to whom is turned round
-   * ("a landlord evict a tenant" / "a tenant evict a landlord").
+   * ("a landlord evict a tenant" / "a tenant evict a landlord"); or one side asks for a verb's subject where the
+   * other asks for its object ("Who taught Aristotle?" / "Who did Aristotle teach?", alignment-question-role.ts).
    */
   readonly argumentSwap: boolean;
   /**
@@ -203,7 +211,7 @@ const RECENT_SIDES = new Lru<string, Side>(512);
 const side = (text: string): Side => readRemembered(RECENT_SIDES, text, readSide);
 
 function readSide(text: string): Side {
-  const rewritten = [...SPELLED, ...PHRASAL, ...COMPOUND].reduce((spelled, [pattern, replacement]) => spelled.replace(pattern, replacement), text);
+  const rewritten = [...SPELLED, ...PHRASAL, ...COMPOUND, SUBSTITUTE_FOR].reduce((spelled, [pattern, replacement]) => spelled.replace(pattern, replacement), text);
   const facts = questionFacts(rewritten);
   const words = facts.words;
   const positions = words.flatMap((word, i) => (facts.content.has(word) && !WEAK.has(word) && cardinal(word) === undefined && !/^\d/.test(word) && word.length > 1 ? [i] : []));
@@ -357,6 +365,12 @@ function comparedAround(
 /** How many words from a direction word a word still stands by it along a route: "convert a decimal number to binary". */
 const NEAR_DIRECTION = 2;
 
+/** Most matched words before a direction word whose first is read as the subject that trades places ("dogs catch the flu from"). */
+const SUBJECT_REACH = 3;
+
+/** Whether a side reads its values both ways round ("different from", "compare", "or"). */
+const readsBothWays = (s: Side) => s.words.some((word) => BOTH_WAYS.has(word));
+
 /**
  * How many words before "than" both sides share as their comparison, nearest first: "faster" in "Python faster than
  * C++", "burn more calories" in "running burn more calories than walking" (at least the one comparedAround found).
@@ -396,7 +410,9 @@ function crosses(a: Side, b: Side, toB: readonly number[]): boolean {
       const last = toB[before[before.length - 1 - (relation === "ordered" ? sharedRelation(before, span.before, toB) : 0)]];
       if (!facing(word, span.word)) {
         if (relation === "ordered") return span.after.includes(last) && span.before.includes(first);
-        const lasts = [last, ...before.filter(near).map((k) => toB[k])];
+        // A short clause's first word too, its subject ("Can dogs catch the flu from humans?"), unless it reads both ways ("different from").
+        const subject = before.length <= SUBJECT_REACH && !readsBothWays(a) && !readsBothWays(b) ? [toB[before[0]]] : [];
+        const lasts = [last, ...subject, ...before.filter(near).map((k) => toB[k])];
         const firsts = [first, ...after.filter(near).map((k) => toB[k])];
         return lasts.some((j) => span.after.includes(j)) && firsts.some((j) => span.before.includes(j));
       }
@@ -406,7 +422,8 @@ function crosses(a: Side, b: Side, toB: readonly number[]): boolean {
 }
 
 function hasOppositeSmallWord(a: Side, b: Side): boolean {
-  const has = (s: Side, word: string) => s.words.includes(word);
+  // A phrase of small words ("too much") is looked for word by word.
+  const has = (s: Side, phrase: string) => (phrase.includes(" ") ? ` ${s.words.join(" ")} `.includes(` ${phrase} `) : s.words.includes(phrase));
   return OPPOSITE_SMALL_WORDS.some(
     ([x, y]) => (has(a, x) && !has(a, y) && has(b, y) && !has(b, x)) || (has(a, y) && !has(a, x) && has(b, x) && !has(b, y)),
   );
@@ -644,7 +661,7 @@ export function alignQuestions(textA: string, textB: string): Alignment {
     substitution: questions && replaced && leftA.length === 1 && leftB.length === 1 && matched > 0 && sameSlot(toB, i, j, b.content.length) && !converse,
     wideSubstitution: replaced && leftA.length + leftB.length <= 4 && matched >= 2,
     swapped: crossed && !converse,
-    argumentSwap: questions && swapsArguments(a, b, toB),
+    argumentSwap: questions && (swapsArguments(a, b, toB) || asksOtherRole(a, b, toB)),
     superlative: questions && (asksExtremeOfShared(a, b, matchedA) || asksExtremeOfShared(b, a, matchedB)),
     quantity: quantityDiffers(a, b, matchedA, matchedB),
     oppositeSmallWord: hasOppositeSmallWord(a, b) && !converse,

@@ -164,8 +164,27 @@ describe("aligning two questions", () => {
     ["How do I merge two PDFs?", "How do I split a PDF?", "antonym"],
     ["How do I pause a Netflix download?", "How do I resume a Netflix download?", "antonym"],
     ["What does a buyer's agent do?", "What does a seller's agent do?", "antonym"],
-    // "I" after a name is a numeral.
+    // "I" after a name is a numeral; so it is after a label written as a name, and a long numeral is read by its value.
     ["What were the main causes of World War I?", "What were the main causes of World War II?", "modelMismatch"],
+    ["What is Type I diabetes?", "What is Type II diabetes?", "modelMismatch"],
+    ["Who was Henry VIII's first wife?", "Who was Henry VII's first wife?", "modelMismatch"],
+    // Asking for a verb's subject against its object.
+    ["Who taught Aristotle?", "Who did Aristotle teach?", "argumentSwap"],
+    ["What do cats eat?", "What eats cats?", "argumentSwap"],
+    ["Which company bought Apple?", "Which company did Apple buy?", "argumentSwap"],
+    ["Which countries does Germany export cars to?", "Which countries export cars to Germany?", "argumentSwap"],
+    ["What caused the 2008 financial crisis?", "What did the 2008 financial crisis cause?", "argumentSwap"],
+    // The subject of a short clause before a direction word trades places with what follows it.
+    ["Can dogs catch the flu from humans?", "Can humans catch the flu from dogs?", "swapped"],
+    // "too much" against "too little", though "How much" asks on both sides.
+    ["How much salt is too much per day?", "How much salt is too little per day?", "oppositeSmallWord"],
+    ["Can I substitute honey for sugar in cookies?", "Can I substitute sugar for honey in cookies?", "swapped"],
+    // Causes against effects, as nouns or as "what causes".
+    ["What are the causes of chronic constipation?", "What are the effects of chronic constipation?", "answerKind"],
+    ["What causes inflation?", "What are the consequences of inflation?", "answerKind"],
+    // "rather than" and "in place of" name a substitute as "instead of" does.
+    ["Should I indent with tabs rather than spaces?", "Should I indent with spaces instead of tabs?", "swapped"],
+    ["Can I use honey in place of sugar?", "Can I use sugar instead of honey?", "swapped"],
     ["Can A+ donate to AB+?", "Can AB+ donate to A+?", "swapped"],
     ["What is the newest Mac?", "What is the newest macOS?", "substitution"],
     // A long question that repeats every other word asks something else; a long statement need not be a question.
@@ -280,8 +299,30 @@ describe("aligning two questions", () => {
     // A relation that reads the same both ways, and one that reads its arguments straight.
     ["How is the brain different from the mind?", "How is the mind different from the brain?", "swapped"],
     ["Is Python different than Java?", "Is Java different than Python?", "swapped"],
-    // "instead" reads only against "instead".
+    // "instead" reads only against "instead" ("rather than" is read as it).
     ["Why do people use Quora instead of Google?", "Why do people use Quora rather than Google?", "swapped"],
+    ["Why do people use Quora instead of Google?", "Why do people go to Quora instead of Google?", "swapped"],
+    // The same role asked on both sides; a passive or an emphatic "did" asks no object.
+    ["What do cats eat?", "What does a cat eat?", "argumentSwap"],
+    ["Who wrote Hamlet?", "Who did write Hamlet?", "argumentSwap"],
+    ["Who was taught by Aristotle?", "Who did Aristotle teach?", "argumentSwap"],
+    // An auxiliary soon after the question word asks for an object on both sides; "has" is often the verb itself.
+    ["What did Einstein discover?", "What discoveries did Einstein make?", "argumentSwap"],
+    ["What success metrics does Microsoft use to track success?", "What metrics does Microsoft use to assess the success of Office?", "argumentSwap"],
+    ["Who has the highest answer ratio on Quora?", "What Quora users have the highest ratio of answers?", "argumentSwap"],
+    // A relation that reads both ways keeps its subject.
+    ["How is the brain different from the mind?", "What is the mind and how is it different from the brain?", "swapped"],
+    // "substitute X for Y" is "use X instead of Y"; "substitute for Y" names no X.
+    ["Can I substitute applesauce for eggs in muffins?", "Can I use applesauce instead of eggs in muffins?", "swapped"],
+    ["What can I substitute for eggs?", "What can I use instead of eggs?", "swapped"],
+    ["Can I use white vinegar in place of rice vinegar?", "Can rice vinegar be replaced with white vinegar?", "substitution"],
+    ["What do people think about China?", "What do you think about the relationship between doctors and patients in China?", "argumentSwap"],
+    // "What does smoking cause?" asks for its effects; a cause that is no noun before "of" names no kind.
+    ["What are the effects of smoking?", "What does smoking cause?", "answerKind"],
+    ["What causes stress?", "What are the causes of stress?", "answerKind"],
+    // A label's numeral in digits or letters is one model; "I" after a label in lower case is the pronoun.
+    ["What is type 1 diabetes?", "What is Type I diabetes?", "modelMismatch"],
+    ["Which type I should buy?", "Which type of laptop should I buy?", "modelMismatch"],
     ["How does Python compare to Java?", "How does Java compare to Python?", "swapped"],
     ["Where can I buy a case for my iPhone 7?", "Where can I buy iPhone 7 cases?", "quantity"],
     ["What would happen if Earth had two moons?", "What would happen if Earth had more than one moon?", "quantity"],
@@ -395,6 +436,9 @@ describe("aligning two questions", () => {
     expect(models("Is the Tesla Model Y faster than the iPhone X?")).toEqual({ model: ["Y"], iphone: ["10"] });
     expect(models("Are Rs 500 and Rs 200 notes, World War II, IPL 2016")).toEqual({ rs: ["500", "200"], war: ["2"] });
     expect(models("Is A the answer? Should I go?")).toEqual({});
+    // A label's numeral, "I" too after a label written as a name; a numeral of any length.
+    expect(models("Is Type I diabetes worse than type 2? Was Henry VIII a king?")).toEqual({ type: ["1", "2"], henry: ["8"] });
+    expect(models("Which type I should buy?")).toEqual({});
   });
 
   it("reads a verb's arguments trading places, and not a compound turned round, a phrase moved to the front or two clauses", () => {

@@ -1,0 +1,79 @@
+/**
+ * Which argument of its verb a question asks for. "Who taught Aristotle?" asks for the one who taught (the
+ * subject): the verb follows its question word. "Who did Aristotle teach?" asks for the one taught (the object):
+ * an auxiliary follows the question word, then the named argument, then the verb. Two questions that share the
+ * verb and the named argument but ask for its other role ask different things ("What do cats eat?" / "What eats
+ * cats?", "What causes stress?" / "What does stress cause?").
+ */
+import { DETERMINERS, ROLE_AUXILIARIES, ROLE_QUESTION_WORDS } from "./alignment-lists.js";
+
+/** A side's words and where its content words stand among them. */
+export interface RoleWords {
+  readonly words: readonly string[];
+  readonly positions: readonly number[];
+}
+
+const ASKING = new Set(ROLE_QUESTION_WORDS);
+const AUXILIARY = new Set(ROLE_AUXILIARIES);
+const DETERMINER = new Set(DETERMINERS);
+
+/** How many content words after the verb asking for its subject the argument may stand: "export cars to Germany". */
+const ARGUMENT_REACH = 2;
+
+/** Whether the word at `argument` follows the one at `at` with nothing but determiners and digits between ("did the 2008 crisis"). */
+const follows = (words: readonly string[], at: number, argument: number) =>
+  argument > at && words.slice(at + 1, argument).every((word) => DETERMINER.has(word) || /^\d/.test(word));
+
+/**
+ * Where a question's verb or auxiliary may stand: just after its question word, or after "what" or "which" and
+ * their noun ("Which company bought ...?"); none when it opens with no such word.
+ */
+function afterQuestionWord(s: RoleWords): number[] {
+  if (!ASKING.has(s.words[0])) return [];
+  const noun = (s.words[0] === "what" || s.words[0] === "which") && s.positions.includes(1);
+  return noun ? [1, 2] : [1];
+}
+
+/** How many words after its question word an auxiliary makes a question ask for an object ("What success metrics does ..."). */
+const AUXILIARY_REACH = 3;
+
+/**
+ * The content words that may be the verb of a question asking for its subject ("taught" in "Who taught Aristotle?",
+ * "bought" in "Which company bought Apple?"); none where an auxiliary follows soon ("What discoveries did Einstein make?").
+ */
+function subjectVerbs(s: RoleWords): number[] {
+  if (s.words.slice(1, 1 + AUXILIARY_REACH).some((word) => AUXILIARY.has(word))) return [];
+  return afterQuestionWord(s).flatMap((at) => (s.positions.includes(at) ? [s.positions.indexOf(at)] : []));
+}
+
+/**
+ * The content words [verb, argument] of a question asking for its verb's object: an auxiliary after the question
+ * word, its subject just after, and the verb later ("Who did Aristotle teach?": teach, Aristotle).
+ */
+function objectAsked(s: RoleWords): Array<readonly [number, number]> {
+  return afterQuestionWord(s).flatMap((at) => {
+    if (!AUXILIARY.has(s.words[at])) return [];
+    const argument = s.positions.findIndex((position) => position > at);
+    if (argument < 0 || !follows(s.words, at, s.positions[argument])) return [];
+    return s.positions.flatMap((_, verb) => (verb > argument ? [[verb, argument] as const] : []));
+  });
+}
+
+/**
+ * Whether one side asks for its verb's subject where the other asks for the object, around the same verb, the
+ * object side's subject standing just after the verb on the subject side, up to ARGUMENT_REACH content words on
+ * ("Who did Aristotle teach?" / "Who taught Aristotle?", "Which countries does Germany export cars to?" / "Which
+ * countries export cars to Germany?").
+ * `toB` maps content words of `a` to `b`'s.
+ */
+export function asksOtherRole(a: RoleWords, b: RoleWords, toB: readonly number[]): boolean {
+  const toA = b.positions.map((_, j) => toB.indexOf(j));
+  const asksOther = (subject: RoleWords, object: RoleWords, toSubject: readonly number[]) => {
+    const verbs = subjectVerbs(subject);
+    return objectAsked(object).some(([verb, argument]) => {
+      const after = toSubject[argument] - toSubject[verb];
+      return verbs.includes(toSubject[verb]) && after > 0 && after <= ARGUMENT_REACH;
+    });
+  };
+  return asksOther(b, a, toB) || asksOther(a, b, toA);
+}
