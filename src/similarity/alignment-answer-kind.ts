@@ -33,28 +33,28 @@ export const KIND_BREAKERS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
- * The noun after "what" or "which" that names the kind ("what year", "at what age"). Not a place ("which
- * country" may ask who: "Who won the World Cup?" / "Which country won the World Cup?").
+ * The noun after "what" or "which" that names the kind ("what year", "at what age"), or the verb "cause" ("What
+ * causes stress?" asks why). Not a place ("which country" may ask who: "Who won the World Cup?" / "Which country
+ * won the World Cup?").
  */
 export const KIND_NOUNS: Readonly<Record<string, AnswerKind>> = Object.fromEntries([
   ...["year", "date", "day", "time", "month", "century"].map((noun) => [noun, "time"]),
   ...["age"].map((noun) => [noun, "age"]),
   ...["reason", "reasons"].map((noun) => [noun, "reason"]),
-  // "What causes stress?" asks why there is stress.
   ...["cause", "causes", "caused"].map((verb) => [verb, "reason"]),
 ]);
 
 /**
- * Nouns that name the kind when "of" or "for" follows, a few words after "what" ("What are the main causes of
- * stress?" asks why; "What are the effects of stress?" what stress brings about).
+ * Nouns that name the kind when "of" follows, a few words after "what" ("What are the main causes of stress?" asks
+ * why; "What are the effects of stress?" what stress brings about); a reason's nouns with "for" too ("the reasons for").
  */
 export const OF_KIND_NOUNS: Readonly<Record<string, AnswerKind>> = Object.fromEntries([
   ...["cause", "causes", "reason", "reasons"].map((noun) => [noun, "reason"]),
   ...["effect", "effects", "consequence", "consequences", "impact", "impacts", "outcome", "outcomes"].map((noun) => [noun, "effect"]),
 ]);
 
-/** How many words after "what" such a noun may stand: "What are the main causes of". */
-const OF_KIND_REACH = 4;
+/** How many words after "what" such a noun may stand: "What were the most important causes of", "the long-term consequences of". */
+const OF_KIND_REACH = 6;
 
 /** Lengths after "how many" or "how much": "how many miles" asks how far. */
 export const DISTANCE_NOUNS: readonly string[] = "distance miles mile kilometers kilometres km kms meters metres feet foot yards inches".split(" ");
@@ -76,12 +76,14 @@ export const PHRASE_PREPOSITIONS: readonly string[] = ["in", "at", "on", "for", 
 /**
  * Kinds one answer can serve: an age is when it happened and how long it has been ("When did you realise?" / "At
  * what age did you realise?", "How old is the universe?" / "How long has the universe existed?"); a count may be
- * in units of length ("How many feet are in a mile?" / "How much is a mile in feet?").
+ * in units of length ("How many feet are in a mile?" / "How much is a mile in feet?"), an effect's size its effect.
  */
 export const ALIKE_KINDS: ReadonlyArray<readonly [AnswerKind, AnswerKind]> = [
   ["age", "time"],
   ["age", "duration"],
   ["amount", "distance"],
+  // "How much impact does caffeine have on sleep?" asks for the effect, by its size.
+  ["amount", "effect"],
 ];
 
 // Maps, not the records: a word such as "constructor" must not read an object's own property.
@@ -121,13 +123,18 @@ function howPhrase(words: readonly string[], i: number): QuestionPhrase {
   return isComparative(after) ? NONE : { kind: "amount", word: -1 };
 }
 
-/** The kind a noun before "of" or "for" names, up to OF_KIND_REACH words after "what" at word `i` ("the effects of"), or "". */
+/**
+ * The kind a noun before "of" (or a reason's before "for") names, up to OF_KIND_REACH words after "what" at word `i`
+ * ("the effects of"), or "": none, or both kinds asked ("the causes and effects of", a noun before "and" counting).
+ */
 function ofKind(words: readonly string[], i: number): AnswerKind {
-  for (let k = i + 1; k <= i + OF_KIND_REACH && k + 1 < words.length; k++) {
+  const asked = new Set<AnswerKind>();
+  for (let k = i + 1; k <= i + OF_KIND_REACH && k < words.length; k++) {
     const kind = OF_NOUNS.get(words[k]);
-    if (kind !== undefined && (words[k + 1] === "of" || words[k + 1] === "for")) return kind;
+    const next = words[k + 1];
+    if (kind !== undefined && (next === "of" || next === "and" || (kind === "reason" && next === "for"))) asked.add(kind);
   }
-  return "";
+  return asked.size === 1 ? [...asked][0] : "";
 }
 
 /**

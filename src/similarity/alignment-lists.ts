@@ -109,8 +109,16 @@ export const SUBSTITUTE_PHRASES: Readonly<Record<string, string>> = {
   "in place of": "instead of",
 };
 
-/** "substitute X for Y" uses X instead of Y: its "for", up to four words after the verb, read as "instead of". */
-export const SUBSTITUTE_FOR: readonly [RegExp, string] = [/\b(substitut(?:e|es|ed|ing))((?:\s+[\p{L}\p{N}'’-]+){1,4}?)\s+for\b/giu, "$1$2 instead of"];
+/**
+ * "substitute X for Y" uses X instead of Y: its "for", up to four words after the verb, read as "instead of". The verb
+ * only: "substitute" after a pronoun, "to" or a modal ("Can I substitute", "how to substitute"), or "substituting" /
+ * "substituted"; not the noun ("a substitute for sugar for diabetics", "Do substitute teachers get paid for ..."), nor
+ * "substitute for Y", which names no X.
+ */
+export const SUBSTITUTE_FOR: readonly [RegExp, string] = [
+  /((?:(?<=\b(?:i|you|we|they|to|can|could|should|must)\s+)substitutes?|\bsubstitut(?:ed|ing)))(?!\s+for\b)((?:\s+[\p{L}\p{N}'’-]+){1,4}?)\s+for\b/giu,
+  "$1$2 instead of",
+];
 
 /** Words that give the words around them a direction: "miles to km" is not "km to miles". */
 export const DIRECTION_WORDS: readonly string[] = ["to", "into", "from", "than", "vs", "versus", "onto", "toward", "towards", "over", "under", ...SUBSTITUTE_WORDS];
@@ -146,6 +154,17 @@ export const ROLE_QUESTION_WORDS: readonly string[] = ["who", "whom", "what", "w
  * "is", which also makes the passive, nor "has", as often the verb itself ("Who has the highest ratio?").
  */
 export const ROLE_AUXILIARIES: readonly string[] = "do does did will would can could should shall may might must".split(" ");
+
+/**
+ * Relations that hold both ways, so asking for either argument asks the same ("Who did Kim marry?" / "Who married
+ * Kim?", "Which countries border India?" / "Which countries does India border?"); not a contest's winner ("Who
+ * defeated Napoleon?" / "Who did Napoleon defeat?").
+ */
+export const SYMMETRIC_RELATIONS: readonly string[] =
+  "marry wed meet date border neighbor neighbour rhyme resemble equal match pair compete collaborate trade partner kiss".split(" ");
+
+/** Words shortly after a verb that make its relation hold both ways: "compete with", "share a border with", "play against". */
+export const BOTH_WAYS_AFTER_VERB: readonly string[] = ["with", "against", "alongside"];
 
 /** Verbs whose two arguments can trade places and ask the same: who would win, who may marry whom. */
 export const MUTUAL_VERBS: readonly string[] = ["beat", "defeat", "fight", "marry", "wed", "meet", "resemble", "equal", "match"];
@@ -315,7 +334,7 @@ export const ALIGNMENT_LISTS = {
   bothWays: BOTH_WAYS_WORDS,
   symmetric: SYMMETRIC_WORDS,
   mutual: MUTUAL_VERBS,
-  roles: { questionWords: ROLE_QUESTION_WORDS, auxiliaries: ROLE_AUXILIARIES },
+  roles: { questionWords: ROLE_QUESTION_WORDS, auxiliaries: ROLE_AUXILIARIES, symmetric: SYMMETRIC_RELATIONS, bothWaysAfter: BOTH_WAYS_AFTER_VERB },
   years: { before: YEAR_PREPOSITIONS, present: PRESENT_WORDS, past: PAST_WORDS },
   praise: PRAISE_SUPERLATIVES,
   extremes: EXTREME_WORDS,

@@ -105,9 +105,10 @@ export function modelsOf(text: string): Models {
     const spaced = () => MODEL_GAP.test(text.slice(tokens[i - 1].index + name.length, tokens[i].index));
     const afterName = () => i > 0 && NAME.test(name) && !opensSentence(i - 1) && spaced();
     const labelled = () => NUMBERED.has(name.toLowerCase()) && spaced();
-    // "I" after a name ending a clause or a list, or after a label written as a name, is a numeral ("causes of World
-    // War I?", "World War I and II", "Type I diabetes"); elsewhere the pronoun ("Should I", "the iPhone I bought", "Python I/O").
-    const numeralI = () => afterName() && (labelled() || NUMERAL_I_ENDS.test(text.slice(tokens[i].index + 1)));
+    // "I" after a name ending a clause or a list, or after a label written as a name (opening a sentence too), is a
+    // numeral ("causes of World War I?", "World War I and II", "Type I diabetes"); elsewhere the pronoun ("Should I",
+    // "the iPhone I bought", "Python I/O", "Which type I should buy?").
+    const numeralI = () => (labelled() && NAME.test(name)) || (afterName() && NUMERAL_I_ENDS.test(text.slice(tokens[i].index + 1)));
     const value = designation(token) ?? (token === "I" && numeralI() ? "1" : undefined);
     if (value === undefined) {
       // A short word in capitals with a sign written after it is a letter all the same ("Is A+ blood rare?").

@@ -5,7 +5,8 @@
  * verb and the named argument but ask for its other role ask different things ("What do cats eat?" / "What eats
  * cats?", "What causes stress?" / "What does stress cause?").
  */
-import { DETERMINERS, ROLE_AUXILIARIES, ROLE_QUESTION_WORDS } from "./alignment-lists.js";
+import { BOTH_WAYS_AFTER_VERB, DETERMINERS, ROLE_AUXILIARIES, ROLE_QUESTION_WORDS, SYMMETRIC_RELATIONS } from "./alignment-lists.js";
+import { lemmasOf } from "./lexicon.js";
 
 /** A side's words and where its content words stand among them. */
 export interface RoleWords {
@@ -16,6 +17,8 @@ export interface RoleWords {
 const ASKING = new Set(ROLE_QUESTION_WORDS);
 const AUXILIARY = new Set(ROLE_AUXILIARIES);
 const DETERMINER = new Set(DETERMINERS);
+const SYMMETRIC = new Set(SYMMETRIC_RELATIONS);
+const BOTH_WAYS_AFTER = new Set(BOTH_WAYS_AFTER_VERB);
 
 /** How many content words after the verb asking for its subject the argument may stand: "export cars to Germany". */
 const ARGUMENT_REACH = 2;
@@ -46,9 +49,23 @@ function subjectVerbs(s: RoleWords): number[] {
   return afterQuestionWord(s).flatMap((at) => (s.positions.includes(at) ? [s.positions.indexOf(at)] : []));
 }
 
+/** How many words after a verb its "with" may stand: "compete with", "go well with", "share a border with". */
+const WITH_REACH = 3;
+
+/**
+ * Whether content word `verb` of a side names a relation that holds both ways: a symmetric verb ("marry", "border")
+ * or one followed within WITH_REACH words by "with" or "against" ("compete with", "share a border with").
+ */
+function holdsBothWays(s: RoleWords, verb: number): boolean {
+  const at = s.positions[verb];
+  const word = s.words[at];
+  return [word, ...lemmasOf(word)].some((lemma) => SYMMETRIC.has(lemma)) || s.words.slice(at + 1, at + 1 + WITH_REACH).some((next) => BOTH_WAYS_AFTER.has(next));
+}
+
 /**
  * The content words [verb, argument] of a question asking for its verb's object: an auxiliary after the question
- * word, its subject just after, and the verb later ("Who did Aristotle teach?": teach, Aristotle).
+ * word, its subject just after, and the verb later ("Who did Aristotle teach?": teach, Aristotle). Any later content
+ * word may be the verb; the other side's verb, which must stand right after its question word, tells which.
  */
 function objectAsked(s: RoleWords): Array<readonly [number, number]> {
   return afterQuestionWord(s).flatMap((at) => {
@@ -72,7 +89,7 @@ export function asksOtherRole(a: RoleWords, b: RoleWords, toB: readonly number[]
     const verbs = subjectVerbs(subject);
     return objectAsked(object).some(([verb, argument]) => {
       const after = toSubject[argument] - toSubject[verb];
-      return verbs.includes(toSubject[verb]) && after > 0 && after <= ARGUMENT_REACH;
+      return verbs.includes(toSubject[verb]) && after > 0 && after <= ARGUMENT_REACH && !holdsBothWays(object, verb) && !holdsBothWays(subject, toSubject[verb]);
     });
   };
   return asksOther(b, a, toB) || asksOther(a, b, toA);

@@ -365,7 +365,7 @@ function comparedAround(
 /** How many words from a direction word a word still stands by it along a route: "convert a decimal number to binary". */
 const NEAR_DIRECTION = 2;
 
-/** Most matched words before a direction word whose first is read as the subject that trades places ("dogs catch the flu from"). */
+/** Most matched words before a direction word, on each side, whose first is read as a subject that may trade places ("dogs catch the flu from"). */
 const SUBJECT_REACH = 3;
 
 /** Whether a side reads its values both ways round ("different from", "compare", "or"). */
@@ -410,8 +410,10 @@ function crosses(a: Side, b: Side, toB: readonly number[]): boolean {
       const last = toB[before[before.length - 1 - (relation === "ordered" ? sharedRelation(before, span.before, toB) : 0)]];
       if (!facing(word, span.word)) {
         if (relation === "ordered") return span.after.includes(last) && span.before.includes(first);
-        // A short clause's first word too, its subject ("Can dogs catch the flu from humans?"), unless it reads both ways ("different from").
-        const subject = before.length <= SUBJECT_REACH && !readsBothWays(a) && !readsBothWays(b) ? [toB[before[0]]] : [];
+        // The first word of a short clause on both sides too, its subject ("Can dogs catch the flu from humans?"),
+        // unless a side reads both ways ("different from").
+        const short = before.length <= SUBJECT_REACH && span.before.length <= SUBJECT_REACH;
+        const subject = short && !readsBothWays(a) && !readsBothWays(b) ? [toB[before[0]]] : [];
         const lasts = [last, ...subject, ...before.filter(near).map((k) => toB[k])];
         const firsts = [first, ...after.filter(near).map((k) => toB[k])];
         return lasts.some((j) => span.after.includes(j)) && firsts.some((j) => span.before.includes(j));

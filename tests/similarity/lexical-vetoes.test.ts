@@ -179,6 +179,9 @@ describe("aligning two questions", () => {
     // "too much" against "too little", though "How much" asks on both sides.
     ["How much salt is too much per day?", "How much salt is too little per day?", "oppositeSmallWord"],
     ["Can I substitute honey for sugar in cookies?", "Can I substitute sugar for honey in cookies?", "swapped"],
+    ["Type I diabetes symptoms?", "Type II diabetes symptoms?", "modelMismatch"],
+    ["What were the most important causes of World War 1?", "What were the most important effects of World War 1?", "answerKind"],
+    ["who did Napoleon defeat at Austerlitz", "who defeated Napoleon at Austerlitz", "argumentSwap"],
     // Causes against effects, as nouns or as "what causes".
     ["What are the causes of chronic constipation?", "What are the effects of chronic constipation?", "answerKind"],
     ["What causes inflation?", "What are the consequences of inflation?", "answerKind"],
@@ -316,6 +319,19 @@ describe("aligning two questions", () => {
     ["Can I substitute applesauce for eggs in muffins?", "Can I use applesauce instead of eggs in muffins?", "swapped"],
     ["What can I substitute for eggs?", "What can I use instead of eggs?", "swapped"],
     ["Can I use white vinegar in place of rice vinegar?", "Can rice vinegar be replaced with white vinegar?", "substitution"],
+    // A relation that holds both ways asks the same of either argument.
+    ["Who did Kim Kardashian marry?", "Who married Kim Kardashian?", "argumentSwap"],
+    ["Which countries does India border?", "Which countries border India?", "argumentSwap"],
+    ["Who does Apple compete with?", "Who competes with Apple?", "argumentSwap"],
+    ["What goes well with salmon?", "What does salmon go well with?", "argumentSwap"],
+    ["Which countries does Spain share a border with?", "Which countries share a border with Spain?", "argumentSwap"],
+    ["What are the causes and effects of global warming?", "What are the effects and causes of global warming?", "answerKind"],
+    // The size of an effect is its effect; a short clause's subject is read on both sides alike.
+    ["How much impact does caffeine have on sleep?", "What is the impact of caffeine on sleep?", "answerKind"],
+    ["Can my old dog catch the flu from humans?", "Can humans catch the flu from my old dog?", "swapped"],
+    ["Can humans catch the flu from my old dog?", "Can my old dog catch the flu from humans?", "swapped"],
+    // "substitute" the noun names no substitute.
+    ["Is stevia a good substitute for sugar for diabetics?", "Can diabetics use stevia instead of sugar?", "swapped"],
     ["What do people think about China?", "What do you think about the relationship between doctors and patients in China?", "argumentSwap"],
     // "What does smoking cause?" asks for its effects; a cause that is no noun before "of" names no kind.
     ["What are the effects of smoking?", "What does smoking cause?", "answerKind"],
