@@ -411,8 +411,9 @@ function crosses(a: Side, b: Side, toB: readonly number[]): boolean {
       if (!facing(word, span.word)) {
         if (relation === "ordered") return span.after.includes(last) && span.before.includes(first);
         // The first word of a short clause on both sides too, its subject ("Can dogs catch the flu from humans?"),
-        // unless a side reads both ways ("different from").
-        const short = before.length <= SUBJECT_REACH && span.before.length <= SUBJECT_REACH;
+        // unless a side reads both ways ("different from"); not before "to", which may open a verb ("the function
+        // to apply ..." / "... is used to apply").
+        const short = word !== "to" && before.length <= SUBJECT_REACH && span.before.length <= SUBJECT_REACH;
         const subject = short && !readsBothWays(a) && !readsBothWays(b) ? [toB[before[0]]] : [];
         const lasts = [last, ...subject, ...before.filter(near).map((k) => toB[k])];
         const firsts = [first, ...after.filter(near).map((k) => toB[k])];
