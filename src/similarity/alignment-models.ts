@@ -102,8 +102,9 @@ export function modelsOf(text: string): Models {
       addModel(name === "an" ? "a" : name, letter + sign);
       return;
     }
-    const spaced = () => MODEL_GAP.test(text.slice(tokens[i - 1].index + name.length, tokens[i].index));
-    const afterName = () => i > 0 && NAME.test(name) && !opensSentence(i - 1) && spaced();
+    /** Whether the token before stands just before this one, a space or a hyphen between. */
+    const spaced = () => i > 0 && MODEL_GAP.test(text.slice(tokens[i - 1].index + name.length, tokens[i].index));
+    const afterName = () => NAME.test(name) && spaced() && !opensSentence(i - 1);
     const labelled = () => NUMBERED.has(name.toLowerCase()) && spaced();
     // "I" after a name ending a clause or a list, or after a label written as a name (opening a sentence too), is a
     // numeral ("causes of World War I?", "World War I and II", "Type I diabetes"); elsewhere the pronoun ("Should I",

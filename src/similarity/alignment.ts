@@ -426,7 +426,8 @@ function crosses(a: Side, b: Side, toB: readonly number[]): boolean {
 
 function hasOppositeSmallWord(a: Side, b: Side): boolean {
   // A phrase of small words ("too much") is looked for word by word.
-  const has = (s: Side, phrase: string) => (phrase.includes(" ") ? ` ${s.words.join(" ")} `.includes(` ${phrase} `) : s.words.includes(phrase));
+  const [joinedA, joinedB] = [a, b].map((s) => ` ${s.words.join(" ")} `);
+  const has = (s: Side, phrase: string) => (phrase.includes(" ") ? (s === a ? joinedA : joinedB).includes(` ${phrase} `) : s.words.includes(phrase));
   return OPPOSITE_SMALL_WORDS.some(
     ([x, y]) => (has(a, x) && !has(a, y) && has(b, y) && !has(b, x)) || (has(a, y) && !has(a, x) && has(b, x) && !has(b, y)),
   );
