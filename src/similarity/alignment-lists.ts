@@ -155,6 +155,9 @@ export const ROLE_QUESTION_WORDS: readonly string[] = ["who", "whom", "what", "w
  */
 export const ROLE_AUXILIARIES: readonly string[] = "do does did will would can could should shall may might must".split(" ");
 
+/** Auxiliaries with no meaning of their own, after which the subject stands ("What do cats eat?"), where a modal may take the verb ("What can kill a lion?"). */
+export const DO_AUXILIARIES: readonly string[] = ["do", "does", "did"];
+
 /**
  * Relations that hold both ways, so asking for either argument asks the same ("Who did Kim marry?" / "Who married
  * Kim?", "Which countries border India?" / "Which countries does India border?"); not a contest's winner ("Who
@@ -334,7 +337,7 @@ export const ALIGNMENT_LISTS = {
   bothWays: BOTH_WAYS_WORDS,
   symmetric: SYMMETRIC_WORDS,
   mutual: MUTUAL_VERBS,
-  roles: { questionWords: ROLE_QUESTION_WORDS, auxiliaries: ROLE_AUXILIARIES, symmetric: SYMMETRIC_RELATIONS, bothWaysAfter: BOTH_WAYS_AFTER_VERB },
+  roles: { questionWords: ROLE_QUESTION_WORDS, auxiliaries: ROLE_AUXILIARIES, doAuxiliaries: DO_AUXILIARIES, symmetric: SYMMETRIC_RELATIONS, bothWaysAfter: BOTH_WAYS_AFTER_VERB },
   years: { before: YEAR_PREPOSITIONS, present: PRESENT_WORDS, past: PAST_WORDS },
   praise: PRAISE_SUPERLATIVES,
   extremes: EXTREME_WORDS,

@@ -5,7 +5,7 @@
  * verb and the named argument but ask for its other role ask different things ("What do cats eat?" / "What eats
  * cats?", "What causes stress?" / "What does stress cause?").
  */
-import { BOTH_WAYS_AFTER_VERB, DETERMINERS, ROLE_AUXILIARIES, ROLE_QUESTION_WORDS, SYMMETRIC_RELATIONS } from "./alignment-lists.js";
+import { BOTH_WAYS_AFTER_VERB, DETERMINERS, DO_AUXILIARIES, ROLE_AUXILIARIES, ROLE_QUESTION_WORDS, SYMMETRIC_RELATIONS } from "./alignment-lists.js";
 import { lemmasOf } from "./lexicon.js";
 
 /** A side's words and where its content words stand among them. */
@@ -16,6 +16,7 @@ export interface RoleWords {
 
 const ASKING = new Set(ROLE_QUESTION_WORDS);
 const AUXILIARY = new Set(ROLE_AUXILIARIES);
+const DO = new Set(DO_AUXILIARIES);
 const DETERMINER = new Set(DETERMINERS);
 const SYMMETRIC = new Set(SYMMETRIC_RELATIONS);
 const BOTH_WAYS_AFTER = new Set(BOTH_WAYS_AFTER_VERB);
@@ -41,12 +42,18 @@ function afterQuestionWord(s: RoleWords): number[] {
 const AUXILIARY_REACH = 3;
 
 /**
- * The content words that may be the verb of a question asking for its subject ("taught" in "Who taught Aristotle?",
- * "bought" in "Which company bought Apple?"); none where an auxiliary follows soon ("What discoveries did Einstein make?").
+ * The content words that may be the verb of a question asking for its subject: just after its question word
+ * ("taught" in "Who taught Aristotle?", "bought" in "Which company bought Apple?") or just after an auxiliary there
+ * if a modal, its object opening with a determiner ("kill" in "Which animals can kill a lion?"; after "do" stands the
+ * subject: "What do cats eat?"); none
+ * where an auxiliary follows soon otherwise ("What discoveries did Einstein make?").
  */
 function subjectVerbs(s: RoleWords): number[] {
-  if (s.words.slice(1, 1 + AUXILIARY_REACH).some((word) => AUXILIARY.has(word))) return [];
-  return afterQuestionWord(s).flatMap((at) => (s.positions.includes(at) ? [s.positions.indexOf(at)] : []));
+  const places = afterQuestionWord(s);
+  // A verb after a modal takes an object that opens with a determiner ("can kill a lion"); else a name may stand there ("What will President Obama do?").
+  const afterModal = places.filter((at) => AUXILIARY.has(s.words[at]) && !DO.has(s.words[at]) && DETERMINER.has(s.words[at + 2])).map((at) => at + 1);
+  const verbPlaces = afterModal.length > 0 ? afterModal : s.words.slice(1, 1 + AUXILIARY_REACH).some((word) => AUXILIARY.has(word)) ? [] : places;
+  return verbPlaces.flatMap((at) => (s.positions.includes(at) ? [s.positions.indexOf(at)] : []));
 }
 
 /** How many words after a verb its "with" may stand: "compete with", "go well with", "share a border with". */

@@ -182,6 +182,7 @@ describe("aligning two questions", () => {
     ["Type I diabetes symptoms?", "Type II diabetes symptoms?", "modelMismatch"],
     ["What were the most important causes of World War 1?", "What were the most important effects of World War 1?", "answerKind"],
     ["who did Napoleon defeat at Austerlitz", "who defeated Napoleon at Austerlitz", "argumentSwap"],
+    ["Which animals can kill a lion?", "Which animals can a lion kill?", "argumentSwap"],
     // Causes against effects, as nouns or as "what causes".
     ["What are the causes of chronic constipation?", "What are the effects of chronic constipation?", "answerKind"],
     ["What causes inflation?", "What are the consequences of inflation?", "answerKind"],
@@ -311,6 +312,8 @@ describe("aligning two questions", () => {
     ["Who was taught by Aristotle?", "Who did Aristotle teach?", "argumentSwap"],
     // An auxiliary soon after the question word asks for an object on both sides; "has" is often the verb itself.
     ["What did Einstein discover?", "What discoveries did Einstein make?", "argumentSwap"],
+    ["What do vegetarians think about non-vegetarians?", "What do vegans think about non vegetarians?", "argumentSwap"],
+    ["What will President Obama do when he leaves office?", "What will Obama do after he's done being President of the USA?", "argumentSwap"],
     ["What success metrics does Microsoft use to track success?", "What metrics does Microsoft use to assess the success of Office?", "argumentSwap"],
     ["Who has the highest answer ratio on Quora?", "What Quora users have the highest ratio of answers?", "argumentSwap"],
     // A relation that reads both ways keeps its subject.
