@@ -43,10 +43,9 @@ const AUXILIARY_REACH = 3;
 
 /**
  * The content words that may be the verb of a question asking for its subject: just after its question word
- * ("taught" in "Who taught Aristotle?", "bought" in "Which company bought Apple?") or just after an auxiliary there
- * if a modal, its object opening with a determiner ("kill" in "Which animals can kill a lion?"; after "do" stands the
- * subject: "What do cats eat?"); none
- * where an auxiliary follows soon otherwise ("What discoveries did Einstein make?").
+ * ("taught" in "Who taught Aristotle?", "bought" in "Which company bought Apple?"), or just after a modal there when
+ * its object opens with a determiner ("kill" in "Which animals can kill a lion?"; after "do" stands the subject:
+ * "What do cats eat?"); none where an auxiliary follows soon otherwise ("What discoveries did Einstein make?").
  */
 function subjectVerbs(s: RoleWords): number[] {
   const places = afterQuestionWord(s);
@@ -72,7 +71,7 @@ function holdsBothWays(s: RoleWords, verb: number): boolean {
 /**
  * The content words [verb, argument] of a question asking for its verb's object: an auxiliary after the question
  * word, its subject just after, and the verb later ("Who did Aristotle teach?": teach, Aristotle). Any later content
- * word may be the verb; the other side's verb, which must stand right after its question word, tells which.
+ * word may be the verb; the other side's verb, which must stand just after its question word or a modal, tells which.
  */
 function objectAsked(s: RoleWords): Array<readonly [number, number]> {
   return afterQuestionWord(s).flatMap((at) => {
