@@ -56,6 +56,9 @@ function letterValue(token: string, before: string): string | undefined {
   return letterAfter(token, before) ?? designation(token);
 }
 
+/** Whether words read a text's values both ways round (BOTH_WAYS_WORDS: "different from", "compare", "or"), in any case. */
+export const readsBothWays = (words: readonly string[]) => words.some((word) => BOTH_WAYS.has(word.toLowerCase()));
+
 /**
  * The steps of a text's route: each direction word with a value on both sides of it. None where the text reads its
  * values both ways (BOTH_WAYS_WORDS), and a step whose reverse the text also takes is none ("from 90 to 70 and
@@ -63,7 +66,7 @@ function letterValue(token: string, before: string): string | undefined {
  */
 export function routeOf(text: string): RouteStep[] {
   const tokens = [...text.matchAll(TOKEN)].map(([token]) => token);
-  if (tokens.some((token) => BOTH_WAYS.has(token.toLowerCase()))) return [];
+  if (readsBothWays(tokens)) return [];
   const values = valuesOf(tokens);
   const isDirection = (i: number) => ONE_WAY.has(tokens[i].toLowerCase());
   const steps: RouteStep[] = [];

@@ -10,7 +10,6 @@
 import { Lru } from "../core/lru.js";
 import {
   ARITHMETIC_WORDS,
-  BOTH_WAYS_WORDS,
   DETERMINERS,
   DIMINISHING_WORDS,
   DIRECTION_WORDS,
@@ -46,7 +45,7 @@ import { modelsDiffer, modelsOf, type Models } from "./alignment-models.js";
 import { cardinal, numberRun, withoutThousands, wordNumbers } from "./alignment-numbers.js";
 import { asksOtherRole } from "./alignment-question-role.js";
 import { scopeDiffers } from "./alignment-scope.js";
-import { routeOf, routesTurned, type RouteStep } from "./alignment-routes.js";
+import { readsBothWays, routeOf, routesTurned, type RouteStep } from "./alignment-routes.js";
 import { countedUnitsOf, unitNamed, unitsOf } from "./alignment-units.js";
 import { questionFacts, readRemembered, sameNamed, stem, type QuestionFacts } from "./guard-text.js";
 import { lemmasOf, wordRelation } from "./lexicon.js";
@@ -68,7 +67,6 @@ const COMPOUND = Object.entries({ ...COMPOUNDS, ...SUBSTITUTE_PHRASES }).map(
 const WEAK = new Set(WEAK_WORDS);
 const DIRECTION = new Set(DIRECTION_WORDS);
 const SUBSTITUTE = new Set(SUBSTITUTE_WORDS);
-const BOTH_WAYS = new Set(BOTH_WAYS_WORDS);
 const DIMINISHING = new Set(DIMINISHING_WORDS);
 const UNABLE = new Set(INABILITY_WORDS);
 const SYMMETRIC = new Set(SYMMETRIC_WORDS);
@@ -368,9 +366,6 @@ const NEAR_DIRECTION = 2;
 /** Most matched words before a direction word, on each side, whose first is read as a subject that may trade places ("dogs catch the flu from"). */
 const SUBJECT_REACH = 3;
 
-/** Whether a side reads its values both ways round ("different from", "compare", "or"). */
-const readsBothWays = (s: Side) => s.words.some((word) => BOTH_WAYS.has(word));
-
 /**
  * How many words before "than" both sides share as their comparison, nearest first: "faster" in "Python faster than
  * C++", "burn more calories" in "running burn more calories than walking" (at least the one comparedAround found).
@@ -398,6 +393,7 @@ function crosses(a: Side, b: Side, toB: readonly number[]): boolean {
   const once = (s: Side, k: number) => s.content.indexOf(s.content[k]) === s.content.lastIndexOf(s.content[k]);
   const spansB = spansAround(b, (j) => toB.includes(j) && once(b, j));
   const routes = namesRoute(a) && namesRoute(b);
+  const bothWays = readsBothWays(a.words) || readsBothWays(b.words);
   return spansAround(a, (i) => toB[i] >= 0 && once(a, i)).some(({ word, at, before, after }) => {
     if (before.length === 0 || after.length === 0) return false;
     const first = toB[after[0]];
@@ -414,7 +410,7 @@ function crosses(a: Side, b: Side, toB: readonly number[]): boolean {
         // unless a side reads both ways ("different from"); not before "to", which may open a verb ("the function
         // to apply ..." / "... is used to apply").
         const short = word !== "to" && before.length <= SUBJECT_REACH && span.before.length <= SUBJECT_REACH;
-        const subject = short && !readsBothWays(a) && !readsBothWays(b) ? [toB[before[0]]] : [];
+        const subject = short && !bothWays ? [toB[before[0]]] : [];
         const lasts = [last, ...subject, ...before.filter(near).map((k) => toB[k])];
         const firsts = [first, ...after.filter(near).map((k) => toB[k])];
         return lasts.some((j) => span.after.includes(j)) && firsts.some((j) => span.before.includes(j));
