@@ -20,10 +20,17 @@ import { SCOPE_LISTS } from "./alignment-scope.js";
 import { AFTER_SECOND, BEFORE_ABBREVIATION, UNIT_ABBREVIATIONS, UNIT_COMPOUNDS, UNIT_NAMES, UNIT_QUALIFIERS, UNIT_SIGNS } from "./alignment-units.js";
 import { NAME_ALIAS_GROUPS } from "./guard-text.js";
 
+/**
+ * What "replace X with Y" and "exchange X for Y" are read as: "X replacedby Y", the other way round from "Y instead
+ * of X" (see REPLACED_BY).
+ */
+export const REPLACED_BY_WORD = "replacedby";
+
 /** Words a rewording adds or drops without changing what is asked. */
 export const WEAK_WORDS: readonly string[] = [
   // A substitute's direction word, read by its place ("X instead of Y"), not a word a rewording replaces ("Y replaced with X").
   "instead",
+  REPLACED_BY_WORD,
   "make",
   "do",
   "get",
@@ -98,10 +105,12 @@ export const MAX_LONG_QUESTION_WORDS = 40;
 export const INABILITY_WORDS: readonly string[] = ["can't", "cannot", "couldn't", "cant", "unable"];
 
 /**
- * Direction words that name a substitute ("use butter instead of oil"): they read only against the same word on the
- * other side ("oil instead of butter" is turned round; "use Quora instead of Google" / "go to Quora instead of Google" is not).
+ * Direction words that name a substitute ("use butter instead of oil"): they read only against a substitute word on
+ * the other side ("oil instead of butter" is turned round; "use Quora instead of Google" / "go to Quora instead of
+ * Google" is not), "replacedby" against "instead" the other way round ("replace oil with butter" / "use butter
+ * instead of oil" ask the same).
  */
-export const SUBSTITUTE_WORDS: readonly string[] = ["instead"];
+export const SUBSTITUTE_WORDS: readonly string[] = ["instead", REPLACED_BY_WORD];
 
 /** Phrases that name a substitute as "instead of" does, read as it ("tabs rather than spaces" is "tabs instead of spaces"). */
 export const SUBSTITUTE_PHRASES: Readonly<Record<string, string>> = {
@@ -110,14 +119,45 @@ export const SUBSTITUTE_PHRASES: Readonly<Record<string, string>> = {
 };
 
 /**
- * "substitute X for Y" uses X instead of Y: its "for", up to four words after the verb, read as "instead of". The verb
- * only: "substitute" after a pronoun, "to" or a modal ("Can I substitute", "how to substitute"), or "substituting" /
- * "substituted"; not the noun ("a substitute for sugar for diabetics", "Do substitute teachers get paid for ..."), nor
+ * A verb, not the noun written the same ("a substitute for sugar", "Do substitute teachers ...", "the exchange rate
+ * for"): its base forms at the start or after a pronoun, "to", "please" or a modal ("Can I substitute", "how to
+ * swap"), its other forms anywhere ("substituting", "traded").
+ */
+const asVerb = (base: readonly string[], inflected: readonly string[]) =>
+  String.raw`(?:(?<=(?:^|\b(?:i|you|we|they|to|please|can|could|should|must)\s+))(?:${base.join("|")})|\b(?:${inflected.join("|")}))\b`;
+
+/** Up to four words after a verb, as few as can be: its first argument ("substitute honey for", "replace the old tabs with"). */
+const FIRST_ARGUMENT = String.raw`((?:\s+[\p{L}\p{N}'’-]+){1,4}?)`;
+
+/**
+ * "substitute X for Y" uses X instead of Y: its "for", up to four words after the verb, read as "instead of"; not
  * "substitute for Y", which names no X.
  */
 export const SUBSTITUTE_FOR: readonly [RegExp, string] = [
-  /((?:(?<=\b(?:i|you|we|they|to|can|could|should|must)\s+)substitutes?|\bsubstitut(?:ed|ing)))(?!\s+for\b)((?:\s+[\p{L}\p{N}'’-]+){1,4}?)\s+for\b/giu,
+  new RegExp(String.raw`(${asVerb(["substitute", "substitutes"], ["substituted", "substituting"])})(?!\s+for\b)${FIRST_ARGUMENT}\s+for\b`, "giu"),
   "$1$2 instead of",
+];
+
+/**
+ * "replace X with Y", "substitute X with Y", "swap X with / for Y", "exchange / trade X for Y": Y takes X's place,
+ * read as "X replacedby Y" ("exchange dollars for euros" / "exchange euros for dollars" is turned round).
+ * Not "trade with" nor "exchange with" (a partner: "trade with China").
+ */
+export const REPLACED_BY: ReadonlyArray<readonly [RegExp, string]> = [
+  [
+    new RegExp(
+      String.raw`(${asVerb(["replace", "replaces", "substitute", "substitutes", "swap", "swaps"], ["replaced", "replacing", "substituted", "substituting", "swapped", "swapping"])}${FIRST_ARGUMENT})\s+with\b`,
+      "giu",
+    ),
+    `$1 ${REPLACED_BY_WORD}`,
+  ],
+  [
+    new RegExp(
+      String.raw`(${asVerb(["exchange", "exchanges", "trade", "trades", "swap", "swaps"], ["exchanged", "exchanging", "traded", "trading", "swapped", "swapping"])}${FIRST_ARGUMENT})\s+for\b`,
+      "giu",
+    ),
+    `$1 ${REPLACED_BY_WORD}`,
+  ],
 ];
 
 /** Words that give the words around them a direction: "miles to km" is not "km to miles". */
@@ -331,6 +371,7 @@ export const ALIGNMENT_LISTS = {
   substitute: SUBSTITUTE_WORDS,
   substitutePhrases: SUBSTITUTE_PHRASES,
   substituteFor: String(SUBSTITUTE_FOR[0]),
+  replacedBy: REPLACED_BY.map(([pattern]) => String(pattern)),
   inability: INABILITY_WORDS,
   toward: TOWARD_WORDS,
   routeVerbs: ROUTE_VERBS,

@@ -52,8 +52,19 @@ function subjectVerbs(s: RoleWords): number[] {
   // A verb after a modal takes an object that opens with a determiner ("can kill a lion"); else a name may stand there ("What will President Obama do?").
   const afterModal = places.filter((at) => AUXILIARY.has(s.words[at]) && !DO.has(s.words[at]) && DETERMINER.has(s.words[at + 2])).map((at) => at + 1);
   const verbPlaces = afterModal.length > 0 ? afterModal : s.words.slice(1, 1 + AUXILIARY_REACH).some((word) => AUXILIARY.has(word)) ? [] : places;
-  return verbPlaces.flatMap((at) => (s.positions.includes(at) ? [s.positions.indexOf(at)] : []));
+  return contentAt(s, verbPlaces);
 }
+
+/** The content words among `places` of a side's words. */
+const contentAt = (s: RoleWords, places: readonly number[]) => places.flatMap((at) => (s.positions.includes(at) ? [s.positions.indexOf(at)] : []));
+
+/**
+ * The content words just after a modal by its question word, whatever follows them ("cause" in "What can cause
+ * headaches?"). A noun may stand there too ("physics" in "What can physics students learn?", "Obama" in "What will
+ * Obama do as president?"), so these count only with their argument right after them, against an object-asking
+ * side whose verb follows its subject's words at once ("What can headaches cause?").
+ */
+const verbsAfterModal = (s: RoleWords) => contentAt(s, afterQuestionWord(s).filter((at) => AUXILIARY.has(s.words[at]) && !DO.has(s.words[at])).map((at) => at + 1));
 
 /** How many words after a verb its "with" may stand: "compete with", "go well with", "share a border with". */
 const WITH_REACH = 3;
@@ -93,9 +104,13 @@ export function asksOtherRole(a: RoleWords, b: RoleWords, toB: readonly number[]
   const toA = b.positions.map((_, j) => toB.indexOf(j));
   const asksOther = (subject: RoleWords, object: RoleWords, toSubject: readonly number[]) => {
     const verbs = subjectVerbs(subject);
+    const modalVerbs = verbsAfterModal(subject);
     return objectAsked(object).some(([verb, argument]) => {
       const after = toSubject[argument] - toSubject[verb];
-      return verbs.includes(toSubject[verb]) && after > 0 && after <= ARGUMENT_REACH && !holdsBothWays(object, verb) && !holdsBothWays(subject, toSubject[verb]);
+      // The object side's verb right after its subject's words ("What can high blood pressure cause?").
+      const afterModal = modalVerbs.includes(toSubject[verb]) && object.positions[verb] - object.positions[argument] === verb - argument;
+      const asksSubject = verbs.includes(toSubject[verb]) || (afterModal && follows(subject.words, subject.positions[toSubject[verb]], subject.positions[toSubject[argument]]));
+      return asksSubject && after > 0 && after <= ARGUMENT_REACH && !holdsBothWays(object, verb) && !holdsBothWays(subject, toSubject[verb]);
     });
   };
   return asksOther(b, a, toB) || asksOther(a, b, toA);

@@ -31,6 +31,8 @@ import {
   ROUTE_VERBS,
   SHORT_FORMS,
   SPELLED,
+  REPLACED_BY,
+  REPLACED_BY_WORD,
   SUBSTITUTE_FOR,
   SUBSTITUTE_PHRASES,
   SUBSTITUTE_WORDS,
@@ -91,8 +93,12 @@ const namesRoute = (s: Side) => s.content.some((word) => ROUTE.has(word) || lemm
 const asks = (text: string, words: readonly string[]) =>
   /\?["'”’)\]]*\s*$/u.test(text) || REQUEST.has(words[0] ?? "") || (words[0] === "please" && REQUEST.has(words[1] ?? ""));
 
-/** "from" facing "to" (or "into", ...): the same route read from its other end ("from Delhi to Mumbai" / "to Mumbai from Delhi"). */
-const facing = (x: string, y: string) => (x === "from" && TOWARD.has(y)) || (TOWARD.has(x) && y === "from");
+/**
+ * "from" facing "to" (or "into", ...): the same route read from its other end ("from Delhi to Mumbai" / "to Mumbai
+ * from Delhi"); and "replacedby" facing "instead" ("replace oil with butter" / "butter instead of oil").
+ */
+const facing = (x: string, y: string) =>
+  (x === "from" && TOWARD.has(y)) || (TOWARD.has(x) && y === "from") || (x === REPLACED_BY_WORD && y === "instead") || (x === "instead" && y === REPLACED_BY_WORD);
 
 /**
  * Whether a side asks the distance between two places, which reads the same both ways ("How far is the Sun from
@@ -209,7 +215,7 @@ const RECENT_SIDES = new Lru<string, Side>(512);
 const side = (text: string): Side => readRemembered(RECENT_SIDES, text, readSide);
 
 function readSide(text: string): Side {
-  const rewritten = [...SPELLED, ...PHRASAL, ...COMPOUND, SUBSTITUTE_FOR].reduce((spelled, [pattern, replacement]) => spelled.replace(pattern, replacement), text);
+  const rewritten = [...SPELLED, ...PHRASAL, ...COMPOUND, SUBSTITUTE_FOR, ...REPLACED_BY].reduce((spelled, [pattern, replacement]) => spelled.replace(pattern, replacement), text);
   const facts = questionFacts(rewritten);
   const words = facts.words;
   const positions = words.flatMap((word, i) => (facts.content.has(word) && !WEAK.has(word) && cardinal(word) === undefined && !/^\d/.test(word) && word.length > 1 ? [i] : []));

@@ -183,6 +183,16 @@ describe("aligning two questions", () => {
     ["What were the most important causes of World War 1?", "What were the most important effects of World War 1?", "answerKind"],
     ["who did Napoleon defeat at Austerlitz", "who defeated Napoleon at Austerlitz", "argumentSwap"],
     ["Which animals can kill a lion?", "Which animals can a lion kill?", "argumentSwap"],
+    // A verb after a modal with its object right after it, whatever opens that object.
+    ["What can cause headaches?", "What can headaches cause?", "argumentSwap"],
+    ["Who can beat Goku?", "Who can Goku beat?", "argumentSwap"],
+    ["What can cause high blood pressure?", "What can high blood pressure cause?", "argumentSwap"],
+    // "replace X with Y", "exchange X for Y": Y takes X's place, against "Y instead of X" too.
+    ["How do I replace tabs with spaces in vim?", "How do I replace spaces with tabs in vim?", "swapped"],
+    ["How do I exchange dollars for euros?", "How do I exchange euros for dollars?", "swapped"],
+    ["Should I trade my iPhone for a Pixel?", "Should I trade my Pixel for an iPhone?", "swapped"],
+    ["Can I substitute honey for sugar?", "Can I replace honey with sugar?", "swapped"],
+    ["Can I replace butter with oil in brownies?", "Can I use butter instead of oil in brownies?", "swapped"],
     // Causes against effects, as nouns or as "what causes".
     ["What are the causes of chronic constipation?", "What are the effects of chronic constipation?", "answerKind"],
     ["What causes inflation?", "What are the consequences of inflation?", "answerKind"],
@@ -315,6 +325,13 @@ describe("aligning two questions", () => {
     ["What do vegetarians think about non-vegetarians?", "What do vegans think about non vegetarians?", "argumentSwap"],
     ["What will President Obama do when he leaves office?", "What will Obama do after he's done being President of the USA?", "argumentSwap"],
     ["What success metrics does Microsoft use to track success?", "What metrics does Microsoft use to assess the success of Office?", "argumentSwap"],
+    // A noun after a modal, its subject's words between it and what follows on the other side.
+    ["What can physics students learn?", "What can students learn in physics?", "argumentSwap"],
+    ["What will President Obama do?", "What will Obama do as president?", "argumentSwap"],
+    // "replace X with Y" is "Y instead of X"; the noun "exchange" names no substitute.
+    ["Can I replace butter with oil in brownies?", "Can I use oil instead of butter in brownies?", "swapped"],
+    ["Can I substitute honey for sugar?", "Can I replace sugar with honey?", "swapped"],
+    ["What is the exchange rate for dollars to euros?", "What is the dollar to euro exchange rate?", "swapped"],
     ["Who has the highest answer ratio on Quora?", "What Quora users have the highest ratio of answers?", "argumentSwap"],
     // A relation that reads both ways keeps its subject.
     ["How is the brain different from the mind?", "What is the mind and how is it different from the brain?", "swapped"],
