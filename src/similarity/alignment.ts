@@ -33,6 +33,7 @@ import {
   SPELLED,
   REPLACED_BY,
   REPLACED_BY_WORD,
+  STOPWORD_VERBS,
   SUBSTITUTE_FOR,
   SUBSTITUTE_PHRASES,
   SUBSTITUTE_WORDS,
@@ -67,6 +68,7 @@ const COMPOUND = Object.entries({ ...COMPOUNDS, ...SUBSTITUTE_PHRASES }).map(
 );
 
 const WEAK = new Set(WEAK_WORDS);
+const STOPWORD_VERB = new Set(STOPWORD_VERBS);
 const DIRECTION = new Set(DIRECTION_WORDS);
 const SUBSTITUTE = new Set(SUBSTITUTE_WORDS);
 const DIMINISHING = new Set(DIMINISHING_WORDS);
@@ -218,7 +220,8 @@ function readSide(text: string): Side {
   const rewritten = [...SPELLED, ...PHRASAL, ...COMPOUND, SUBSTITUTE_FOR, ...REPLACED_BY].reduce((spelled, [pattern, replacement]) => spelled.replace(pattern, replacement), text);
   const facts = questionFacts(rewritten);
   const words = facts.words;
-  const positions = words.flatMap((word, i) => (facts.content.has(word) && !WEAK.has(word) && cardinal(word) === undefined && !/^\d/.test(word) && word.length > 1 ? [i] : []));
+  const isContent = (word: string, i: number) => facts.content.has(word) || (STOPWORD_VERB.has(word) && i > 0 && !DETERMINER.has(words[i - 1]));
+  const positions = words.flatMap((word, i) => (isContent(word, i) && !WEAK.has(word) && cardinal(word) === undefined && !/^\d/.test(word) && word.length > 1 ? [i] : []));
   const digits = (text.match(/\d+(?:[.,]\d+)*/g) ?? []).map(withoutThousands);
   const directions = words.flatMap((word, i) => (DIRECTION.has(word) ? [i] : []));
   const numbers = new Set([...digits, ...wordNumbers(words)]);

@@ -187,6 +187,8 @@ describe("aligning two questions", () => {
     ["What can cause headaches?", "What can headaches cause?", "argumentSwap"],
     ["Who can beat Goku?", "Who can Goku beat?", "argumentSwap"],
     ["What can cause high blood pressure?", "What can high blood pressure cause?", "argumentSwap"],
+    // "own" the verb is a content word, though a stopword elsewhere ("my own car").
+    ["Which companies own Instagram?", "Which companies does Instagram own?", "argumentSwap"],
     // "replace X with Y", "exchange X for Y": Y takes X's place, against "Y instead of X" too.
     ["How do I replace tabs with spaces in vim?", "How do I replace spaces with tabs in vim?", "swapped"],
     ["How do I exchange dollars for euros?", "How do I exchange euros for dollars?", "swapped"],
@@ -297,6 +299,7 @@ describe("aligning two questions", () => {
     ["How do I merge two dictionaries in Python?", "How do I merge two dicts in Python?"],
     ["What should I do if I forgot my Gmail password?", "What should I do if I can't remember my Gmail password?"],
     ["What should I do if I lost my passport abroad?", "What should I do if I am unable to find my passport abroad?"],
+    ["Which companies own Instagram?", "Who owns Instagram?"],
   ])("keeps the paraphrase %j / %j", (a, b) => {
     expect(lexicalVeto(a, b)).toBeUndefined();
   });
