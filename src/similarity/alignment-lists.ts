@@ -164,7 +164,13 @@ export const REPLACED_BY: ReadonlyArray<readonly [RegExp, string]> = [
 ];
 
 /** Words that give the words around them a direction: "miles to km" is not "km to miles". */
-export const DIRECTION_WORDS: readonly string[] = ["to", "into", "from", "than", "vs", "versus", "onto", "toward", "towards", "over", "under", ...SUBSTITUTE_WORDS];
+/**
+ * Direction words that put one thing ahead of another in time ("learn calculus before linear algebra"): read only
+ * against the same word on the other side ("before a workout" / "after a workout" is an opposite small word).
+ */
+export const ORDER_WORDS: readonly string[] = ["before", "after"];
+
+export const DIRECTION_WORDS: readonly string[] = ["to", "into", "from", "than", "vs", "versus", "onto", "toward", "towards", "over", "under", ...ORDER_WORDS, ...SUBSTITUTE_WORDS];
 
 /** Direction words that point the other way from "from": "from Delhi to Mumbai" is "to Mumbai from Delhi". */
 export const TOWARD_WORDS: readonly string[] = ["to", "into", "onto", "toward", "towards"];
@@ -213,7 +219,7 @@ export const SYMMETRIC_RELATIONS: readonly string[] =
 export const BOTH_WAYS_AFTER_VERB: readonly string[] = ["with", "against", "alongside"];
 
 /** Verbs whose two arguments can trade places and ask the same: who would win, who may marry whom. */
-export const MUTUAL_VERBS: readonly string[] = ["beat", "defeat", "fight", "marry", "wed", "meet", "resemble", "equal", "match"];
+export const MUTUAL_VERBS: readonly string[] = ["beat", "defeat", "fight", "marry", "wed", "meet", "resemble", "equal", "match", "border", "neighbor", "neighbour", "rhyme", "kiss"];
 
 /** Words before digits that make them a year ("in 1950", "since 2010"); "the" makes a decade one ("the 1990s"). */
 export const YEAR_PREPOSITIONS: readonly string[] = ["in", "since", "from", "until", "till", "by", "before", "after", "during", "of", "around", "year"];
@@ -225,6 +231,11 @@ export const PAST_WORDS: readonly string[] = ["did", "was", "were", "had"];
 /** Pairs of short words or phrases whose swap reverses what is asked ("zoom in" / "zoom out", "most" / "least", "too much" / "too little"). */
 export const OPPOSITE_SMALL_WORDS: ReadonlyArray<readonly [string, string]> = [
   ["in", "out"],
+  ["into", "out of"],
+  ["half", "double"],
+  // One member's share against all of them together: "moons of each planet" / "moons of the planets in total".
+  ["each", "total"],
+  ["each", "combined"],
   ["up", "down"],
   ["on", "off"],
   ["most", "least"],
@@ -373,6 +384,7 @@ export const ALIGNMENT_LISTS = {
   direction: DIRECTION_WORDS,
   shortForms: SHORT_FORMS,
   substitute: SUBSTITUTE_WORDS,
+  order: ORDER_WORDS,
   substitutePhrases: SUBSTITUTE_PHRASES,
   substituteFor: String(SUBSTITUTE_FOR[0]),
   replacedBy: REPLACED_BY.map(([pattern]) => String(pattern)),

@@ -30,8 +30,8 @@ const NOT_MODELS = new Set(NOT_A_MODEL);
 const NUMBERED = new Set(NUMBERED_NOUNS);
 /** A Roman numeral of three letters or more ("III", "VIII", "XIV"); shorter ones are any two capitals. */
 const LONG_ROMAN = /^[IVX]{3,}$/;
-/** One capital letter: a grade, a type or a class after a word in lower case ("class A", "type O", "vitamin D", "an A"). */
-const LETTER = /^\p{Lu}$/u;
+/** One capital letter, digits after it or not: a grade, a type or a class after a word in lower case ("class A", "type O", "vitamin D", "vitamin B12", "an A"). */
+const LETTER = /^\p{Lu}\d{0,2}$/u;
 /** What may follow an "I" that is a numeral: a clause's end or a list ("World War I?", "World War I and II"). */
 const NUMERAL_I_ENDS = /^(?:\s*(?:[?.!,;:)]|$)|\s+(?:and|or|vs|versus)\b)/;
 /** One or two capitals, which a sign may follow ("B+", "AB-"). */
@@ -65,8 +65,8 @@ export function designation(token: string): string | undefined {
 }
 
 /**
- * A capital letter after a word in lower case, as a grade, a type or a class ("type O", "class A"), read as a
- * capital after a name would be ("vitamin C" as "Vitamin C"), Roman numerals by value; not after "or", "to", ...
+ * A capital letter after a word in lower case, as a grade, a type or a class ("type O", "class A", "vitamin B12"),
+ * read as a capital after a name would be ("vitamin C" as "Vitamin C"), Roman numerals by value; not after "or", "to", ...
  */
 export function letterAfter(token: string, before: string): string | undefined {
   if (!LETTER.test(token) || token === "I" || !/^\p{Ll}+$/u.test(before) || NOT_BEFORE_LETTER.has(before)) return undefined;

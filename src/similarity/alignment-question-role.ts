@@ -30,12 +30,14 @@ const follows = (words: readonly string[], at: number, argument: number) =>
 
 /**
  * Where a question's verb or auxiliary may stand: just after its question word, or after "what" or "which" and
- * their noun ("Which company bought ...?"); none when it opens with no such word.
+ * their noun of one or two words ("Which company bought ...?", "What health problems can ...?"); none when it
+ * opens with no such word.
  */
 function afterQuestionWord(s: RoleWords): number[] {
   if (!ASKING.has(s.words[0])) return [];
-  const noun = (s.words[0] === "what" || s.words[0] === "which") && s.positions.includes(1);
-  return noun ? [1, 2] : [1];
+  if (s.words[0] !== "what" && s.words[0] !== "which") return [1];
+  const nounWords = s.positions.includes(1) ? (s.positions.includes(2) ? 2 : 1) : 0;
+  return [1, 2, 3].slice(0, nounWords + 1);
 }
 
 /** How many words after its question word an auxiliary makes a question ask for an object ("What success metrics does ..."). */

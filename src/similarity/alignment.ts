@@ -33,6 +33,7 @@ import {
   SPELLED,
   REPLACED_BY,
   REPLACED_BY_WORD,
+  ORDER_WORDS,
   STOPWORD_VERBS,
   SUBSTITUTE_FOR,
   SUBSTITUTE_PHRASES,
@@ -71,6 +72,7 @@ const WEAK = new Set(WEAK_WORDS);
 const STOPWORD_VERB = new Set(STOPWORD_VERBS);
 const DIRECTION = new Set(DIRECTION_WORDS);
 const SUBSTITUTE = new Set(SUBSTITUTE_WORDS);
+const ORDER = new Set(ORDER_WORDS);
 const DIMINISHING = new Set(DIMINISHING_WORDS);
 const UNABLE = new Set(INABILITY_WORDS);
 const SYMMETRIC = new Set(SYMMETRIC_WORDS);
@@ -97,10 +99,10 @@ const asks = (text: string, words: readonly string[]) =>
 
 /**
  * "from" facing "to" (or "into", ...): the same route read from its other end ("from Delhi to Mumbai" / "to Mumbai
- * from Delhi"); and "replacedby" facing "instead" ("replace oil with butter" / "butter instead of oil").
+ * from Delhi"), and "replacedby" facing "instead" ("replace oil with butter" / "butter instead of oil").
  */
-const facing = (x: string, y: string) =>
-  (x === "from" && TOWARD.has(y)) || (TOWARD.has(x) && y === "from") || (x === REPLACED_BY_WORD && y === "instead") || (x === "instead" && y === REPLACED_BY_WORD);
+const FACING_PAIRS = new Set([...TOWARD].map((toward) => `from ${toward}`).concat(`${REPLACED_BY_WORD} instead`));
+const facing = (x: string, y: string) => FACING_PAIRS.has(`${x} ${y}`) || FACING_PAIRS.has(`${y} ${x}`);
 
 /**
  * Whether a side asks the distance between two places, which reads the same both ways ("How far is the Sun from
@@ -329,6 +331,8 @@ interface DirectionSpans {
   word: string;
   /** Its index in the side's words. */
   at: number;
+  /** The index of the previous direction word, or -1. */
+  previous: number;
   /** From the previous direction word (or the start), nearest last. */
   before: number[];
   /** Up to the next direction word (or the end), nearest first. */
@@ -343,6 +347,7 @@ function spansAround(side: Side, isMatched: (k: number) => boolean): DirectionSp
     return {
       word: side.words[at],
       at,
+      previous: from,
       before: matched.filter(([position]) => position > from && position < at).map(([, k]) => k),
       after: matched.filter(([position]) => position > at && position < to).map(([, k]) => k),
     };
@@ -368,6 +373,9 @@ function comparedAround(
   if (!bothThan || beforeA.length < 2 || beforeB.length < 2 || toB[relationA] !== relationB) return "none";
   return SYMMETRIC.has(a.content[relationA]) || SYMMETRIC.has(b.content[relationB]) ? "symmetric" : "ordered";
 }
+
+/** Whether the direction word at `at` is a "to" that may open a verb: not one before a determiner ("to a student"). */
+const mayOpenVerb = (s: Side, at: number) => s.words[at] === "to" && !DETERMINER.has(s.words[at + 1]);
 
 /** How many words from a direction word a word still stands by it along a route: "convert a decimal number to binary". */
 const NEAR_DIRECTION = 2;
@@ -403,22 +411,25 @@ function crosses(a: Side, b: Side, toB: readonly number[]): boolean {
   const spansB = spansAround(b, (j) => toB.includes(j) && once(b, j));
   const routes = namesRoute(a) && namesRoute(b);
   const bothWays = readsBothWays(a.words) || readsBothWays(b.words);
-  return spansAround(a, (i) => toB[i] >= 0 && once(a, i)).some(({ word, at, before, after }) => {
+  return spansAround(a, (i) => toB[i] >= 0 && once(a, i)).some(({ word, at, previous, before, after }) => {
     if (before.length === 0 || after.length === 0) return false;
     const first = toB[after[0]];
     // Along a route, words within NEAR_DIRECTION of the direction word stand by it too ("a decimal number to binary").
     const near = (k: number) => routes && Math.abs(a.positions[k] - at) <= NEAR_DIRECTION;
     return spansB.some((span) => {
       if (SUBSTITUTE.has(word) !== SUBSTITUTE.has(span.word)) return false;
+      if ((ORDER.has(word) || ORDER.has(span.word)) && word !== span.word) return false;
       const relation = comparedAround(a, b, word === "than" && span.word === "than", before, span.before, toB);
       if (relation === "symmetric") return false;
       const last = toB[before[before.length - 1 - (relation === "ordered" ? sharedRelation(before, span.before, toB) : 0)]];
       if (!facing(word, span.word)) {
         if (relation === "ordered") return span.after.includes(last) && span.before.includes(first);
         // The first word of a short clause on both sides too, its subject ("Can dogs catch the flu from humans?"),
-        // unless a side reads both ways ("different from"); not before "to", which may open a verb ("the function
-        // to apply ..." / "... is used to apply").
-        const short = word !== "to" && before.length <= SUBJECT_REACH && span.before.length <= SUBJECT_REACH;
+        // unless a side reads both ways ("different from"); not before a "to" that may open a verb ("the function
+        // to apply ..." / "... is used to apply"), only one before a determiner ("give feedback to a student"), nor
+        // after one: the verb opens that span ("have to hand his salary to his wife").
+        const opensClause = !mayOpenVerb(a, at) && !mayOpenVerb(a, previous) && !mayOpenVerb(b, span.previous);
+        const short = opensClause && before.length <= SUBJECT_REACH && span.before.length <= SUBJECT_REACH;
         const subject = short && !bothWays ? [toB[before[0]]] : [];
         const lasts = [last, ...subject, ...before.filter(near).map((k) => toB[k])];
         const firsts = [first, ...after.filter(near).map((k) => toB[k])];
@@ -446,15 +457,24 @@ function sameSlot(toB: readonly number[], i: number, j: number, lengthB: number)
 }
 
 /** Whether content word `k` of a side opens a noun phrase ("a landlord", "my tenant"). */
-const isArgument = (s: Side, k: number) => s.positions[k] > 0 && DETERMINER.has(s.words[s.positions[k] - 1]);
+const opensPhrase = (s: Side, k: number) => s.positions[k] > 0 && DETERMINER.has(s.words[s.positions[k] - 1]);
+
+/** Whether content word `k` of a side is a name of one word ("Germany"), a noun phrase of its own. */
+const isName = (s: Side, k: number) => s.facts.entities.has(s.content[k]);
+
+const isArgument = (s: Side, k: number) => opensPhrase(s, k) || isName(s, k);
 
 /**
- * Whether content words `k`, `k + 1`, `k + 2` of a side read "a landlord evict a tenant": a noun phrase, its verb
- * next or up to two small words on ("an extrovert to become", "a landlord have to give"), and the other noun phrase
- * just after the verb; not across clauses ("my fridge is not working but my freezer").
+ * Whether content words `k`, `k + 1`, `k + 2` of a side read "a landlord evict a tenant" or "Germany invade
+ * Poland": a noun phrase, its verb next or up to two small words on ("an extrovert to become", "a landlord have to
+ * give"), and the other noun phrase just after the verb; not across clauses ("my fridge is not working but my
+ * freezer").
  */
 const isClause = (s: Side, k: number) =>
-  isArgument(s, k) && isArgument(s, k + 2) && s.positions[k + 1] - s.positions[k] <= 3 && s.positions[k + 2] === s.positions[k + 1] + 2;
+  isArgument(s, k) &&
+  isArgument(s, k + 2) &&
+  s.positions[k + 1] - s.positions[k] <= 3 &&
+  s.positions[k + 2] === s.positions[k + 1] + (opensPhrase(s, k + 2) ? 2 : 1);
 
 /** A verb whose two arguments can trade places and ask the same ("Can a pit bull beat a wolf?", "Can a Hindu marry a Muslim?"). */
 const isMutual = (word: string) => SYMMETRIC.has(word) || [word, ...lemmasOf(word)].some((lemma) => MUTUAL.has(lemma));

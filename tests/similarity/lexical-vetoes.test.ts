@@ -187,6 +187,18 @@ describe("aligning two questions", () => {
     ["What can cause headaches?", "What can headaches cause?", "argumentSwap"],
     ["Who can beat Goku?", "Who can Goku beat?", "argumentSwap"],
     ["What can cause high blood pressure?", "What can high blood pressure cause?", "argumentSwap"],
+    // Names around a verb are its arguments as noun phrases are; a noun of two words before the modal.
+    ["Why did Germany attack Poland?", "Why did Poland attack Germany?", "argumentSwap"],
+    ["what health problems can stress cause?", "what health problems can cause stress?", "argumentSwap"],
+    // A short clause's subject crossing a "to" before a determiner, which opens no verb.
+    ["How should a teacher give feedback to a student?", "How should a student give feedback to a teacher?", "swapped"],
+    // One thing ahead of another in time, turned round.
+    ["Should I learn calculus before linear algebra?", "Should I learn linear algebra before calculus?", "swapped"],
+    ["Is an MBA good after an engineering degree?", "Is an engineering degree good after an MBA?", "swapped"],
+    ["What happens to a red blood cell when water flows into it?", "What happens to a red blood cell when water flows out of it?", "oppositeSmallWord"],
+    ["what's half of 250", "what's double 250", "oppositeSmallWord"],
+    ["How many moons does each planet have?", "How many moons do the planets have in total?", "oppositeSmallWord"],
+    ["What are the symptoms of vitamin D deficiency?", "What are the symptoms of vitamin B12 deficiency?", "modelMismatch"],
     // "own" the verb is a content word, though a stopword elsewhere ("my own car").
     ["Which companies own Instagram?", "Which companies does Instagram own?", "argumentSwap"],
     // "replace X with Y", "exchange X for Y": Y takes X's place, against "Y instead of X" too.
@@ -300,6 +312,9 @@ describe("aligning two questions", () => {
     ["What should I do if I forgot my Gmail password?", "What should I do if I can't remember my Gmail password?"],
     ["What should I do if I lost my passport abroad?", "What should I do if I am unable to find my passport abroad?"],
     ["Which companies own Instagram?", "Who owns Instagram?"],
+    ["Does India border China?", "Does China border India?"],
+    ["What should I eat before a workout?", "Before a workout, what should I eat?"],
+    ["Do husbands need to hand his salary to the wives every month?", "In Western married life, does the husband have to hand over his salary to his wife?"],
   ])("keeps the paraphrase %j / %j", (a, b) => {
     expect(lexicalVeto(a, b)).toBeUndefined();
   });
