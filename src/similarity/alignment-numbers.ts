@@ -35,14 +35,29 @@ export function numberRun(words: readonly string[], from: number): { value: numb
   return end === from ? undefined : { value: total + current, end };
 }
 
-/** Numbers written in words, as values: "two hundred" → 200, "sixteenth" → 16; a lone "one", "first" or "second" is no number. */
+/** Whether `words` from `at` read `phrase` ("and a half"). */
+const readsAt = (words: readonly string[], at: number, phrase: readonly string[]) => at >= 0 && phrase.every((word, k) => words[at + k] === word);
+
+const AND_A_HALF = ["and", "a", "half"];
+const HALF_A = ["half", "a"];
+
+/**
+ * Numbers written in words, as values: "two hundred" → 200, "sixteenth" → 16, "one and a half" → 1.5, "a dozen and a
+ * half" → 18, "half a dozen" → 6; a lone "one", "first" or "second" is no number.
+ */
 export function wordNumbers(words: readonly string[]): string[] {
   const found: string[] = [];
   for (let i = 0; i < words.length; i++) {
     const run = numberRun(words, i);
     if (run === undefined) continue;
-    if (!(run.end === i + 1 && AMBIGUOUS_NUMBER_WORDS.has(words[i]))) found.push(String(run.value));
-    i = run.end - 1;
+    const last = cardinal(words[run.end - 1]) ?? "";
+    // Half of the run's last scale, or of one: "a dozen and a half" is 18, "two and a half" 2.5.
+    const half = Object.hasOwn(SCALES, last) ? SCALES[last] / 2 : 0.5;
+    const andAHalf = readsAt(words, run.end, AND_A_HALF);
+    const halfOf = !andAHalf && run.end === i + 1 && Object.hasOwn(SCALES, last) && readsAt(words, i - 2, HALF_A);
+    const value = andAHalf ? run.value + half : halfOf ? run.value / 2 : run.value;
+    if (andAHalf || !(run.end === i + 1 && AMBIGUOUS_NUMBER_WORDS.has(words[i]))) found.push(String(value));
+    i = (andAHalf ? run.end + AND_A_HALF.length : run.end) - 1;
   }
   return found;
 }

@@ -199,6 +199,9 @@ describe("aligning two questions", () => {
     ["what's half of 250", "what's double 250", "oppositeSmallWord"],
     ["How many moons does each planet have?", "How many moons do the planets have in total?", "oppositeSmallWord"],
     ["What are the symptoms of vitamin D deficiency?", "What are the symptoms of vitamin B12 deficiency?", "modelMismatch"],
+    // "and a half" adds half of the number's last scale, or of one.
+    ["How many eggs are in a dozen and a half?", "How many eggs are in a dozen?", "numberMismatch"],
+    ["Is half a dozen eggs enough for a cake?", "Are 12 eggs enough for a cake?", "numberMismatch"],
     // "own" the verb is a content word, though a stopword elsewhere ("my own car").
     ["Which companies own Instagram?", "Which companies does Instagram own?", "argumentSwap"],
     // "replace X with Y", "exchange X for Y": Y takes X's place, against "Y instead of X" too.
@@ -313,6 +316,9 @@ describe("aligning two questions", () => {
     ["What should I do if I lost my passport abroad?", "What should I do if I am unable to find my passport abroad?"],
     ["Which companies own Instagram?", "Who owns Instagram?"],
     ["Does India border China?", "Does China border India?"],
+    ["What is one and a half times 4?", "What is 4 times 1.5?"],
+    ["How many minutes are in two and a half hours?", "How many minutes are in 2.5 hours?"],
+    ["Is half a dozen eggs enough for a cake?", "Are 6 eggs enough for a cake?"],
     ["What should I eat before a workout?", "Before a workout, what should I eat?"],
     ["Do husbands need to hand his salary to the wives every month?", "In Western married life, does the husband have to hand over his salary to his wife?"],
   ])("keeps the paraphrase %j / %j", (a, b) => {
