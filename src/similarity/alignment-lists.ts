@@ -122,12 +122,16 @@ export const SUBSTITUTE_PHRASES: Readonly<Record<string, string>> = {
 };
 
 /**
- * A verb, not the noun written the same ("a substitute for sugar", "Do substitute teachers ...", "the exchange rate
- * for"): its base forms at the start or after a pronoun, "to", "please" or a modal ("Can I substitute", "how to
- * swap"), its other forms anywhere ("substituting", "traded").
+ * A verb, not the noun written the same ("a substitute for sugar", "Substitute teachers ...", "the exchange rate
+ * for"): its base forms after a pronoun, "to", "please" or a modal ("Can I substitute", "how to swap", "Can she
+ * trade"), its other forms anywhere ("substituting", "traded"). Up to three spaces before it: a longer run would make
+ * the look back cost the square of its length.
  */
 const asVerb = (base: readonly string[], inflected: readonly string[]) =>
-  String.raw`(?:(?<=(?:^|\b(?:i|you|we|they|to|please|can|could|should|must)\s+))(?:${base.join("|")})|\b(?:${inflected.join("|")}))\b`;
+  String.raw`(?:(?<=\b(?:i|you|we|they|he|she|it|one|people|to|please|can|could|should|must|will|would|may|might|shall)\s{1,3})(?:${base.join("|")})|\b(?:${inflected.join("|")}))\b`;
+
+/** "replace", never a noun, wherever it stands ("Why did Apple replace Lightning with USB-C?"). */
+const REPLACE_FORMS = String.raw`\b(?:replace|replaces|replaced|replacing)\b`;
 
 /** Up to four words after a verb, as few as can be: its first argument ("substitute honey for", "replace the old tabs with"). */
 const FIRST_ARGUMENT = String.raw`((?:\s+[\p{L}\p{N}'’-]+){1,4}?)`;
@@ -141,35 +145,40 @@ export const SUBSTITUTE_FOR: readonly [RegExp, string] = [
   "$1$2 instead of",
 ];
 
+/** A passive's auxiliary, before a participle: "Can honey be substituted for sugar?". */
+const PASSIVE = String.raw`\b(?:be|is|are|was|were|been|being|get|gets|got)\s+`;
+
 /**
- * "replace X with Y", "substitute X with Y", "swap X with / for Y", "exchange / trade X for Y": Y takes X's place,
- * read as "X replacedby Y" ("exchange dollars for euros" / "exchange euros for dollars" is turned round).
- * Not "trade with" nor "exchange with" (a partner: "trade with China").
+ * "replace X with Y", "substitute X with Y", "swap / exchange / trade X for Y": Y takes X's place,
+ * read as "X replacedby Y" ("exchange dollars for euros" / "exchange euros for dollars" is turned round); in the
+ * passive, "X be replaced with / by Y", "X be exchanged for Y" too, and "X be substituted for Y" as "X instead of Y".
+ * Not "trade with" nor "exchange with" (a partner: "trade with China"), nor "swap X with Y", which reads the same
+ * either way round ("swap rows with columns").
  */
 export const REPLACED_BY: ReadonlyArray<readonly [RegExp, string]> = [
+  [new RegExp(String.raw`(${PASSIVE}substituted)\s+for\b`, "giu"), "$1 instead of"],
+  [new RegExp(String.raw`(${PASSIVE}(?:replaced|substituted))\s+(?:with|by)\b`, "giu"), `$1 ${REPLACED_BY_WORD}`],
+  [new RegExp(String.raw`(${PASSIVE}(?:exchanged|traded|swapped))\s+for\b`, "giu"), `$1 ${REPLACED_BY_WORD}`],
   [
-    new RegExp(
-      String.raw`(${asVerb(["replace", "replaces", "substitute", "substitutes", "swap", "swaps"], ["replaced", "replacing", "substituted", "substituting", "swapped", "swapping"])}${FIRST_ARGUMENT})\s+with\b`,
-      "giu",
-    ),
+    new RegExp(String.raw`((?:${REPLACE_FORMS}|${asVerb(["substitute", "substitutes"], ["substituted", "substituting"])})${FIRST_ARGUMENT})\s+with\b`, "giu"),
     `$1 ${REPLACED_BY_WORD}`,
   ],
   [
     new RegExp(
-      String.raw`(${asVerb(["exchange", "exchanges", "trade", "trades", "swap", "swaps"], ["exchanged", "exchanging", "traded", "trading", "swapped", "swapping"])}${FIRST_ARGUMENT})\s+for\b`,
+      String.raw`(${asVerb(["exchange", "exchanges", "trade", "trades", "swap", "swaps"], ["exchanged", "exchanging", "traded", "trading", "swapped", "swapping"])}(?!\s+with\b)${FIRST_ARGUMENT})\s+for\b`,
       "giu",
     ),
     `$1 ${REPLACED_BY_WORD}`,
   ],
 ];
 
-/** Words that give the words around them a direction: "miles to km" is not "km to miles". */
 /**
  * Direction words that put one thing ahead of another in time ("learn calculus before linear algebra"): read only
  * against the same word on the other side ("before a workout" / "after a workout" is an opposite small word).
  */
 export const ORDER_WORDS: readonly string[] = ["before", "after"];
 
+/** Words that give the words around them a direction: "miles to km" is not "km to miles". */
 export const DIRECTION_WORDS: readonly string[] = ["to", "into", "from", "than", "vs", "versus", "onto", "toward", "towards", "over", "under", ...ORDER_WORDS, ...SUBSTITUTE_WORDS];
 
 /** Direction words that point the other way from "from": "from Delhi to Mumbai" is "to Mumbai from Delhi". */
@@ -218,8 +227,17 @@ export const SYMMETRIC_RELATIONS: readonly string[] =
 /** Words shortly after a verb that make its relation hold both ways: "compete with", "share a border with", "play against". */
 export const BOTH_WAYS_AFTER_VERB: readonly string[] = ["with", "against", "alongside"];
 
-/** Verbs whose two arguments can trade places and ask the same: who would win, who may marry whom. */
-export const MUTUAL_VERBS: readonly string[] = ["beat", "defeat", "fight", "marry", "wed", "meet", "resemble", "equal", "match", "border", "neighbor", "neighbour", "rhyme", "kiss"];
+/**
+ * Contests: their two arguments trade places and ask the same who-wins question ("Can a pit bull beat a wolf?",
+ * "When did Brazil play Germany?"), though asking for one of them does not (see SYMMETRIC_RELATIONS).
+ */
+export const CONTEST_VERBS: readonly string[] = ["beat", "defeat", "fight", "play", "face", "debate"];
+
+/**
+ * Relations that hold both ways but that one side starts: their arguments trading places ask who acts ("Should a
+ * guy kiss a girl on the first date?" / "Should a girl kiss a guy ...?", "Should a doctor date an engineer?").
+ */
+export const INITIATED_RELATIONS: readonly string[] = ["date", "kiss"];
 
 /** Words before digits that make them a year ("in 1950", "since 2010"); "the" makes a decade one ("the 1990s"). */
 export const YEAR_PREPOSITIONS: readonly string[] = ["in", "since", "from", "until", "till", "by", "before", "after", "during", "of", "around", "year"];
@@ -228,14 +246,15 @@ export const YEAR_PREPOSITIONS: readonly string[] = ["in", "since", "from", "unt
 export const PRESENT_WORDS: readonly string[] = ["is", "are", "am", "do", "does", "has", "have", "can", "will", "now", "today", "current", "currently", "nowadays", "latest"];
 export const PAST_WORDS: readonly string[] = ["did", "was", "were", "had"];
 
+/** Opposite small words that reverse what is asked only after the same word: "flows into" / "flows out of" ("made out of" / "turned into" ask the same). */
+export const OPPOSITE_AFTER_SAME_WORD: ReadonlyArray<readonly [string, string]> = [["into", "out of"]];
+
 /** Pairs of short words or phrases whose swap reverses what is asked ("zoom in" / "zoom out", "most" / "least", "too much" / "too little"). */
 export const OPPOSITE_SMALL_WORDS: ReadonlyArray<readonly [string, string]> = [
   ["in", "out"],
-  ["into", "out of"],
-  ["half", "double"],
-  // One member's share against all of them together: "moons of each planet" / "moons of the planets in total".
-  ["each", "total"],
-  ["each", "combined"],
+  ["half of", "double"],
+  // The past against the future: "When did the iPhone come out?" / "When will the iPhone come out?".
+  ["did", "will"],
   ["up", "down"],
   ["on", "off"],
   ["most", "least"],
@@ -393,12 +412,14 @@ export const ALIGNMENT_LISTS = {
   routeVerbs: ROUTE_VERBS,
   bothWays: BOTH_WAYS_WORDS,
   symmetric: SYMMETRIC_WORDS,
-  mutual: MUTUAL_VERBS,
+  contests: CONTEST_VERBS,
+  initiated: INITIATED_RELATIONS,
   roles: { questionWords: ROLE_QUESTION_WORDS, auxiliaries: ROLE_AUXILIARIES, doAuxiliaries: DO_AUXILIARIES, symmetric: SYMMETRIC_RELATIONS, bothWaysAfter: BOTH_WAYS_AFTER_VERB },
   years: { before: YEAR_PREPOSITIONS, present: PRESENT_WORDS, past: PAST_WORDS },
   praise: PRAISE_SUPERLATIVES,
   extremes: EXTREME_WORDS,
   oppositeSmallWords: OPPOSITE_SMALL_WORDS,
+  oppositeAfterSameWord: OPPOSITE_AFTER_SAME_WORD,
   unlinkedOpposites: UNLINKED_OPPOSITES,
   arithmetic: ARITHMETIC_WORDS,
   diminishing: DIMINISHING_WORDS,

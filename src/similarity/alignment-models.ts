@@ -81,8 +81,12 @@ export interface Models {
   readonly all: ReadonlySet<string>;
 }
 
+/** A capital, a hyphen and digits: one model written apart ("B-12" is "B12", "W-2" is "W2"); not "I". */
+const HYPHENATED_MODEL = /\b([A-HJ-Z])-(\d{1,3})\b/g;
+
 /** Reads a text's models. A capital that opens a sentence is no name ("Is A ..."). */
-export function modelsOf(text: string): Models {
+export function modelsOf(written: string): Models {
+  const text = written.replace(HYPHENATED_MODEL, "$1$2");
   const tokens = [...text.matchAll(TOKEN)];
   const byName = new Map<string, Set<string>>();
   const all = new Set<string>();

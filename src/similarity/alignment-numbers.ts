@@ -42,22 +42,42 @@ const AND_A_HALF = ["and", "a", "half"];
 const HALF_A = ["half", "a"];
 
 /**
- * Numbers written in words, as values: "two hundred" → 200, "sixteenth" → 16, "one and a half" → 1.5, "a dozen and a
- * half" → 18, "half a dozen" → 6; a lone "one", "first" or "second" is no number.
+ * A run's value with the half that follows it or comes before it, and where it ends: "one and a half" is 1.5, "one
+ * and a half dozen" 18, "two hours and a half" 2.5 (a word between), "a dozen and a half" 18 (half of its last
+ * scale), "half a dozen" 6. Not after an ordinal ("a second and a half").
+ */
+function withHalf(words: readonly string[], from: number, run: { value: number; end: number }): { value: number; end: number } {
+  const lastWord = words[run.end - 1];
+  const last = cardinal(lastWord) ?? "";
+  const scale = Object.hasOwn(SCALES, last) ? SCALES[last] : undefined;
+  if (last === lastWord) {
+    // "and a half" just after the run, or after one word that is no number ("two hours and a half").
+    const at = readsAt(words, run.end, AND_A_HALF) ? run.end : cardinal(words[run.end] ?? "") === undefined && readsAt(words, run.end + 1, AND_A_HALF) ? run.end + 1 : -1;
+    if (at >= 0) {
+      const end = at + AND_A_HALF.length;
+      const next = cardinal(words[end] ?? "");
+      // A scale after it takes the whole: "one and a half dozen" is 1.5 dozen.
+      if (at === run.end && next !== undefined && Object.hasOwn(SCALES, next)) return { value: (run.value + 0.5) * SCALES[next], end: end + 1 };
+      return { value: run.value + (scale !== undefined && at === run.end ? scale / 2 : 0.5), end };
+    }
+  }
+  const halfOf = run.end === from + 1 && scale !== undefined && readsAt(words, from - 2, HALF_A);
+  return halfOf ? { value: run.value / 2, end: run.end } : run;
+}
+
+/**
+ * Numbers written in words, as values: "two hundred" → 200, "sixteenth" → 16, "one and a half" → 1.5 (see withHalf);
+ * a lone "one", "first" or "second" is no number.
  */
 export function wordNumbers(words: readonly string[]): string[] {
   const found: string[] = [];
   for (let i = 0; i < words.length; i++) {
     const run = numberRun(words, i);
     if (run === undefined) continue;
-    const last = cardinal(words[run.end - 1]) ?? "";
-    // Half of the run's last scale, or of one: "a dozen and a half" is 18, "two and a half" 2.5.
-    const half = Object.hasOwn(SCALES, last) ? SCALES[last] / 2 : 0.5;
-    const andAHalf = readsAt(words, run.end, AND_A_HALF);
-    const halfOf = !andAHalf && run.end === i + 1 && Object.hasOwn(SCALES, last) && readsAt(words, i - 2, HALF_A);
-    const value = andAHalf ? run.value + half : halfOf ? run.value / 2 : run.value;
-    if (andAHalf || !(run.end === i + 1 && AMBIGUOUS_NUMBER_WORDS.has(words[i]))) found.push(String(value));
-    i = (andAHalf ? run.end + AND_A_HALF.length : run.end) - 1;
+    const read = withHalf(words, i, run);
+    const lone = read.end === i + 1 && AMBIGUOUS_NUMBER_WORDS.has(words[i]);
+    if (!lone) found.push(String(read.value));
+    i = read.end - 1;
   }
   return found;
 }

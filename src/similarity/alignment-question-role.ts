@@ -95,6 +95,24 @@ function objectAsked(s: RoleWords): Array<readonly [number, number]> {
   });
 }
 
+/** Most words of a subject between a modal and its verb that a modal's verb may take as its object: "What can high blood pressure cause?". */
+const MODAL_SUBJECT_WORDS = 3;
+
+/**
+ * Whether the object side's subject, up to MODAL_SUBJECT_WORDS content words in a row from `argument`, stands just
+ * before its verb ("What can high blood pressure cause?") and, in the same order, just after the subject side's verb
+ * after its modal ("What can cause high blood pressure?"); not a later word taken for the verb ("What should women
+ * eat during pregnancy?" / "What should pregnant women eat?").
+ */
+function objectFollowsModal(subject: RoleWords, object: RoleWords, toSubject: readonly number[], verb: number, argument: number): boolean {
+  const length = verb - argument;
+  if (length > MODAL_SUBJECT_WORDS || object.positions[verb] - object.positions[argument] !== length) return false;
+  const subjectVerb = toSubject[verb];
+  const inOrder = Array.from({ length }, (_, k) => toSubject[argument + k] === subjectVerb + 1 + k).every(Boolean);
+  const first = subject.positions[subjectVerb + 1];
+  return inOrder && follows(subject.words, subject.positions[subjectVerb], first) && subject.positions[subjectVerb + length] - first === length - 1;
+}
+
 /**
  * Whether one side asks for its verb's subject where the other asks for the object, around the same verb, the
  * object side's subject standing just after the verb on the subject side, up to ARGUMENT_REACH content words on
@@ -109,9 +127,7 @@ export function asksOtherRole(a: RoleWords, b: RoleWords, toB: readonly number[]
     const modalVerbs = verbsAfterModal(subject);
     return objectAsked(object).some(([verb, argument]) => {
       const after = toSubject[argument] - toSubject[verb];
-      // The object side's verb right after its subject's words ("What can high blood pressure cause?").
-      const afterModal = modalVerbs.includes(toSubject[verb]) && object.positions[verb] - object.positions[argument] === verb - argument;
-      const asksSubject = verbs.includes(toSubject[verb]) || (afterModal && follows(subject.words, subject.positions[toSubject[verb]], subject.positions[toSubject[argument]]));
+      const asksSubject = verbs.includes(toSubject[verb]) || (modalVerbs.includes(toSubject[verb]) && objectFollowsModal(subject, object, toSubject, verb, argument));
       return asksSubject && after > 0 && after <= ARGUMENT_REACH && !holdsBothWays(object, verb) && !holdsBothWays(subject, toSubject[verb]);
     });
   };

@@ -10,34 +10,38 @@
 import { Lru } from "../core/lru.js";
 import {
   ARITHMETIC_WORDS,
+  COMPOUNDS,
+  CONTEST_VERBS,
   DETERMINERS,
   DIMINISHING_WORDS,
   DIRECTION_WORDS,
-  INABILITY_WORDS,
   EST_WORDS,
   EXTREME_WORDS,
   FRACTION_WORDS,
+  INABILITY_WORDS,
+  INITIATED_RELATIONS,
   MAX_LONG_QUESTION_WORDS,
   MAX_QUESTION_WORDS,
-  MUTUAL_VERBS,
   ONE_OF_WORDS,
   OPPOSITE_SMALL_WORDS,
+  OPPOSITE_AFTER_SAME_WORD,
+  ORDER_WORDS,
   PAST_WORDS,
   PHRASAL_VERBS,
-  COMPOUNDS,
   PRAISE_SUPERLATIVES,
   PRESENT_WORDS,
+  REPLACED_BY,
+  REPLACED_BY_WORD,
   REQUEST_VERBS,
+  ROLE_AUXILIARIES,
   ROUTE_VERBS,
   SHORT_FORMS,
   SPELLED,
-  REPLACED_BY,
-  REPLACED_BY_WORD,
-  ORDER_WORDS,
   STOPWORD_VERBS,
   SUBSTITUTE_FOR,
   SUBSTITUTE_PHRASES,
   SUBSTITUTE_WORDS,
+  SYMMETRIC_RELATIONS,
   SYMMETRIC_WORDS,
   TOWARD_WORDS,
   UNLINKED_OPPOSITES,
@@ -73,10 +77,12 @@ const STOPWORD_VERB = new Set(STOPWORD_VERBS);
 const DIRECTION = new Set(DIRECTION_WORDS);
 const SUBSTITUTE = new Set(SUBSTITUTE_WORDS);
 const ORDER = new Set(ORDER_WORDS);
+const AUXILIARY = new Set(ROLE_AUXILIARIES);
 const DIMINISHING = new Set(DIMINISHING_WORDS);
 const UNABLE = new Set(INABILITY_WORDS);
 const SYMMETRIC = new Set(SYMMETRIC_WORDS);
-const MUTUAL = new Set(MUTUAL_VERBS);
+/** Verbs whose two arguments trade places and ask the same: contests, and relations that hold both ways unless one side starts them. */
+const MUTUAL = new Set([...CONTEST_VERBS, ...SYMMETRIC_RELATIONS.filter((verb) => !INITIATED_RELATIONS.includes(verb))]);
 const PRAISE = new Set(PRAISE_SUPERLATIVES);
 const FRACTIONS = new Set(FRACTION_WORDS);
 const ONE_OF = new Set(ONE_OF_WORDS);
@@ -222,7 +228,8 @@ function readSide(text: string): Side {
   const rewritten = [...SPELLED, ...PHRASAL, ...COMPOUND, SUBSTITUTE_FOR, ...REPLACED_BY].reduce((spelled, [pattern, replacement]) => spelled.replace(pattern, replacement), text);
   const facts = questionFacts(rewritten);
   const words = facts.words;
-  const isContent = (word: string, i: number) => facts.content.has(word) || (STOPWORD_VERB.has(word) && i > 0 && !DETERMINER.has(words[i - 1]));
+  // "own" after a determiner or a possessive is no verb ("my own car", "Costco's own brand").
+  const isContent = (word: string, i: number) => facts.content.has(word) || (STOPWORD_VERB.has(word) && i > 0 && !DETERMINER.has(words[i - 1]) && !facts.contracted.has(i - 1));
   const positions = words.flatMap((word, i) => (isContent(word, i) && !WEAK.has(word) && cardinal(word) === undefined && !/^\d/.test(word) && word.length > 1 ? [i] : []));
   const digits = (text.match(/\d+(?:[.,]\d+)*/g) ?? []).map(withoutThousands);
   const directions = words.flatMap((word, i) => (DIRECTION.has(word) ? [i] : []));
@@ -374,8 +381,16 @@ function comparedAround(
   return SYMMETRIC.has(a.content[relationA]) || SYMMETRIC.has(b.content[relationB]) ? "symmetric" : "ordered";
 }
 
-/** Whether the direction word at `at` is a "to" that may open a verb: not one before a determiner ("to a student"). */
-const mayOpenVerb = (s: Side, at: number) => s.words[at] === "to" && !DETERMINER.has(s.words[at + 1]);
+/**
+ * Whether the direction word at `at` is a "to" that may open a verb: not one before a determiner, a name or a noun in
+ * the plural ("to a student", "to Germany", "to students"; "to pass", "to discuss" may still open one).
+ */
+const mayOpenVerb = (s: Side, at: number) => {
+  if (s.words[at] !== "to") return false;
+  const next = s.words[at + 1] ?? "";
+  const plural = s.facts.plurals.has(next) && !/(?:ss|us|is)$/.test(next);
+  return !DETERMINER.has(next) && !s.facts.entities.has(next) && !plural;
+};
 
 /** How many words from a direction word a word still stands by it along a route: "convert a decimal number to binary". */
 const NEAR_DIRECTION = 2;
@@ -440,13 +455,22 @@ function crosses(a: Side, b: Side, toB: readonly number[]): boolean {
   });
 }
 
+/** Where a side writes `phrase`, a word or a few ("too much"), as indexes into its words. */
+function placesOf(s: Side, phrase: string): number[] {
+  const parts = phrase.split(" ");
+  return s.words.flatMap((_, i) => (parts.every((part, k) => s.words[i + k] === part) ? [i] : []));
+}
+
+/** The words just before each place a side writes `phrase` ("flows" for "into" in "water flows into it"). */
+const wordsBefore = (s: Side, phrase: string) => placesOf(s, phrase).flatMap((i) => (i > 0 ? [s.words[i - 1]] : []));
+
 function hasOppositeSmallWord(a: Side, b: Side): boolean {
-  // A phrase of small words ("too much") is looked for word by word.
-  const [joinedA, joinedB] = [a, b].map((s) => ` ${s.words.join(" ")} `);
-  const has = (s: Side, phrase: string) => (phrase.includes(" ") ? (s === a ? joinedA : joinedB).includes(` ${phrase} `) : s.words.includes(phrase));
-  return OPPOSITE_SMALL_WORDS.some(
-    ([x, y]) => (has(a, x) && !has(a, y) && has(b, y) && !has(b, x)) || (has(a, y) && !has(a, x) && has(b, x) && !has(b, y)),
-  );
+  const has = (s: Side, phrase: string) => placesOf(s, phrase).length > 0;
+  const exclusive = (x: string, y: string) => (has(a, x) && !has(a, y) && has(b, y) && !has(b, x)) || (has(a, y) && !has(a, x) && has(b, x) && !has(b, y));
+  // After the same word on both sides only: "flows into" / "flows out of", not "made out of" / "turned into".
+  const afterSameWord = ([x, y]: readonly [string, string]) =>
+    exclusive(x, y) && [[a, b], [b, a]].some(([s, t]) => wordsBefore(s, x).some((before) => wordsBefore(t, y).some((other) => sameWord(before, other))));
+  return OPPOSITE_SMALL_WORDS.some(([x, y]) => exclusive(x, y)) || OPPOSITE_AFTER_SAME_WORD.some(afterSameWord);
 }
 
 /** Whether word `i` of one side and word `j` of the other sit between the same matched words (or at the same end). */
@@ -470,11 +494,18 @@ const isArgument = (s: Side, k: number) => opensPhrase(s, k) || isName(s, k);
  * give"), and the other noun phrase just after the verb; not across clauses ("my fridge is not working but my
  * freezer").
  */
-const isClause = (s: Side, k: number) =>
+const isClause = (s: Side, k: number) => isBareClause(s, k) || (
   isArgument(s, k) &&
   isArgument(s, k + 2) &&
   s.positions[k + 1] - s.positions[k] <= 3 &&
-  s.positions[k + 2] === s.positions[k + 1] + (opensPhrase(s, k + 2) ? 2 : 1);
+  s.positions[k + 2] === s.positions[k + 1] + (opensPhrase(s, k + 2) ? 2 : 1));
+
+/**
+ * Three content words in a row after an auxiliary ("Do cats eat mice?", "How do plants benefit fungi?"): its subject,
+ * verb and object. Elsewhere such a row is a compound or a list ("Latin-speaking countries", "Pinterest, Instagram, Facebook").
+ */
+const isBareClause = (s: Side, k: number) =>
+  AUXILIARY.has(s.words[s.positions[k] - 1] ?? "") && s.positions[k + 1] === s.positions[k] + 1 && s.positions[k + 2] === s.positions[k] + 2;
 
 /** A verb whose two arguments can trade places and ask the same ("Can a pit bull beat a wolf?", "Can a Hindu marry a Muslim?"). */
 const isMutual = (word: string) => SYMMETRIC.has(word) || [word, ...lemmasOf(word)].some((lemma) => MUTUAL.has(lemma));

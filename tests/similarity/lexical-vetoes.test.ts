@@ -197,7 +197,18 @@ describe("aligning two questions", () => {
     ["Is an MBA good after an engineering degree?", "Is an engineering degree good after an MBA?", "swapped"],
     ["What happens to a red blood cell when water flows into it?", "What happens to a red blood cell when water flows out of it?", "oppositeSmallWord"],
     ["what's half of 250", "what's double 250", "oppositeSmallWord"],
-    ["How many moons does each planet have?", "How many moons do the planets have in total?", "oppositeSmallWord"],
+    ["Does blood flow into the heart through veins?", "Does blood flow out of the heart through veins?", "oppositeSmallWord"],
+    ["When did the iPhone come out?", "When will the iPhone come out?", "oppositeSmallWord"],
+    // Three content words in a row after an auxiliary: subject, verb, object; a relation one side starts.
+    ["Do cats eat mice?", "Do mice eat cats?", "argumentSwap"],
+    ["Should a guy kiss a girl on the first date?", "Should a girl kiss a guy on the first date?", "argumentSwap"],
+    // "replace" wherever it stands, the passive, and "to" before a name or a plural.
+    ["Why did Apple replace Lightning with USB-C?", "Why did Apple replace USB-C with Lightning?", "swapped"],
+    ["Can she substitute almond milk with oat milk?", "Can she substitute oat milk with almond milk?", "swapped"],
+    ["Can honey be substituted for sugar in bread?", "Can sugar be substituted for honey in bread?", "swapped"],
+    ["Can sugar be replaced with honey?", "Can honey be replaced with sugar?", "swapped"],
+    ["How should teachers give feedback to students?", "How should students give feedback to teachers?", "swapped"],
+    ["Does Russia export gas to Germany?", "Does Germany export gas to Russia?", "swapped"],
     ["What are the symptoms of vitamin D deficiency?", "What are the symptoms of vitamin B12 deficiency?", "modelMismatch"],
     // "and a half" adds half of the number's last scale, or of one.
     ["How many eggs are in a dozen and a half?", "How many eggs are in a dozen?", "numberMismatch"],
@@ -319,6 +330,17 @@ describe("aligning two questions", () => {
     ["What is one and a half times 4?", "What is 4 times 1.5?"],
     ["How many minutes are in two and a half hours?", "How many minutes are in 2.5 hours?"],
     ["Is half a dozen eggs enough for a cake?", "Are 6 eggs enough for a cake?"],
+    ["How far does light travel in a second and a half?", "How far does light travel in one and a half seconds?"],
+    ["Is two hours and a half enough for the exam?", "Is two and a half hours enough for the exam?"],
+    ["How many eggs is one and a half dozen?", "How many eggs are in a dozen and a half?"],
+    // A modal's object is its subject's words in order, not a later word; contests and "swap X with Y" read both ways.
+    ["What should pregnant women eat?", "What should women eat during pregnancy?"],
+    ["How do you make wine out of grapes?", "How are grapes turned into wine?"],
+    ["When did Brazil play Germany in the World Cup?", "When did Germany play Brazil in the World Cup?"],
+    ["How do I swap rows with columns in Excel?", "How do I swap columns with rows in Excel?"],
+    ["Is Costco's own brand good quality?", "Is Costco's store brand good quality?"],
+    ["What are the symptoms of vitamin B12 deficiency?", "What are the symptoms of vitamin B-12 deficiency?"],
+    ["Can sugar be replaced with honey?", "Can I use honey instead of sugar?"],
     ["What should I eat before a workout?", "Before a workout, what should I eat?"],
     ["Do husbands need to hand his salary to the wives every month?", "In Western married life, does the husband have to hand over his salary to his wife?"],
   ])("keeps the paraphrase %j / %j", (a, b) => {
