@@ -213,6 +213,9 @@ export const ROLE_QUESTION_WORDS: readonly string[] = ["who", "whom", "what", "w
  */
 export const ROLE_AUXILIARIES: readonly string[] = "do does did will would can could should shall may might must".split(" ");
 
+/** "has" and its forms as an auxiliary, only before a past participle: "Which companies has Google acquired?". */
+export const PERFECT_AUXILIARIES: readonly string[] = ["has", "have", "had"];
+
 /** Auxiliaries with no meaning of their own, after which the subject stands ("What do cats eat?"), where a modal may take the verb ("What can kill a lion?"). */
 export const DO_AUXILIARIES: readonly string[] = ["do", "does", "did"];
 
@@ -414,7 +417,7 @@ export const ALIGNMENT_LISTS = {
   symmetric: SYMMETRIC_WORDS,
   contests: CONTEST_VERBS,
   initiated: INITIATED_RELATIONS,
-  roles: { questionWords: ROLE_QUESTION_WORDS, auxiliaries: ROLE_AUXILIARIES, doAuxiliaries: DO_AUXILIARIES, symmetric: SYMMETRIC_RELATIONS, bothWaysAfter: BOTH_WAYS_AFTER_VERB },
+  roles: { questionWords: ROLE_QUESTION_WORDS, auxiliaries: ROLE_AUXILIARIES, perfect: PERFECT_AUXILIARIES, doAuxiliaries: DO_AUXILIARIES, symmetric: SYMMETRIC_RELATIONS, bothWaysAfter: BOTH_WAYS_AFTER_VERB },
   years: { before: YEAR_PREPOSITIONS, present: PRESENT_WORDS, past: PAST_WORDS },
   praise: PRAISE_SUPERLATIVES,
   extremes: EXTREME_WORDS,

@@ -5,7 +5,8 @@
  * verb and the named argument but ask for its other role ask different things ("What do cats eat?" / "What eats
  * cats?", "What causes stress?" / "What does stress cause?").
  */
-import { BOTH_WAYS_AFTER_VERB, DETERMINERS, DO_AUXILIARIES, ROLE_AUXILIARIES, ROLE_QUESTION_WORDS, SYMMETRIC_RELATIONS } from "./alignment-lists.js";
+import { BOTH_WAYS_AFTER_VERB, DETERMINERS, DO_AUXILIARIES, PERFECT_AUXILIARIES, ROLE_AUXILIARIES, ROLE_QUESTION_WORDS, SYMMETRIC_RELATIONS } from "./alignment-lists.js";
+import { IRREGULAR_FORMS } from "./irregular-forms.js";
 import { lemmasOf } from "./lexicon.js";
 
 /** A side's words and where its content words stand among them. */
@@ -17,6 +18,10 @@ export interface RoleWords {
 const ASKING = new Set(ROLE_QUESTION_WORDS);
 const AUXILIARY = new Set(ROLE_AUXILIARIES);
 const DO = new Set(DO_AUXILIARIES);
+const PERFECT = new Set(PERFECT_AUXILIARIES);
+
+/** A past participle: in -ed or -en, or an irregular form ("acquired", "taken", "bought"). */
+const isParticiple = (word: string) => /(?:ed|en)$/.test(word) || Object.hasOwn(IRREGULAR_FORMS, word);
 const DETERMINER = new Set(DETERMINERS);
 const SYMMETRIC = new Set(SYMMETRIC_RELATIONS);
 const BOTH_WAYS_AFTER = new Set(BOTH_WAYS_AFTER_VERB);
@@ -28,16 +33,20 @@ const ARGUMENT_REACH = 2;
 const follows = (words: readonly string[], at: number, argument: number) =>
   argument > at && words.slice(at + 1, argument).every((word) => DETERMINER.has(word) || /^\d/.test(word));
 
+/** Most words of the noun after "what" or "which": "What social media apps does Facebook own?". */
+const QUESTION_NOUN_WORDS = 3;
+
 /**
  * Where a question's verb or auxiliary may stand: just after its question word, or after "what" or "which" and
- * their noun of one or two words ("Which company bought ...?", "What health problems can ...?"); none when it
- * opens with no such word.
+ * their noun of up to QUESTION_NOUN_WORDS words ("Which company bought ...?", "What health problems can ...?"); none
+ * when it opens with no such word.
  */
 function afterQuestionWord(s: RoleWords): number[] {
   if (!ASKING.has(s.words[0])) return [];
   if (s.words[0] !== "what" && s.words[0] !== "which") return [1];
-  const nounWords = s.positions.includes(1) ? (s.positions.includes(2) ? 2 : 1) : 0;
-  return [1, 2, 3].slice(0, nounWords + 1);
+  let nounWords = 0;
+  while (nounWords < QUESTION_NOUN_WORDS && s.positions.includes(nounWords + 1)) nounWords++;
+  return Array.from({ length: nounWords + 1 }, (_, k) => k + 1);
 }
 
 /** How many words after its question word an auxiliary makes a question ask for an object ("What success metrics does ..."). */
@@ -88,10 +97,12 @@ function holdsBothWays(s: RoleWords, verb: number): boolean {
  */
 function objectAsked(s: RoleWords): Array<readonly [number, number]> {
   return afterQuestionWord(s).flatMap((at) => {
-    if (!AUXILIARY.has(s.words[at])) return [];
+    const perfect = PERFECT.has(s.words[at]);
+    if (!AUXILIARY.has(s.words[at]) && !perfect) return [];
     const argument = s.positions.findIndex((position) => position > at);
     if (argument < 0 || !follows(s.words, at, s.positions[argument])) return [];
-    return s.positions.flatMap((_, verb) => (verb > argument ? [[verb, argument] as const] : []));
+    const isVerb = (verb: number) => verb > argument && (!perfect || isParticiple(s.words[s.positions[verb]]));
+    return s.positions.flatMap((_, verb) => (isVerb(verb) ? [[verb, argument] as const] : []));
   });
 }
 

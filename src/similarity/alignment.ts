@@ -382,14 +382,16 @@ function comparedAround(
 }
 
 /**
- * Whether the direction word at `at` is a "to" that may open a verb: not one before a determiner, a name or a noun in
- * the plural ("to a student", "to Germany", "to students"; "to pass", "to discuss" may still open one).
+ * Whether the direction word at `at` is a "to" that may open a verb: not one before a determiner, a name or an
+ * inflected word, which no verb after "to" is ("to a student", "to Germany", "to students", "to children"; "to pass",
+ * "to discuss" may still open one).
  */
 const mayOpenVerb = (s: Side, at: number) => {
   if (s.words[at] !== "to") return false;
   const next = s.words[at + 1] ?? "";
-  const plural = s.facts.plurals.has(next) && !/(?:ss|us|is)$/.test(next);
-  return !DETERMINER.has(next) && !s.facts.entities.has(next) && !plural;
+  const lemmas = lemmasOf(next);
+  const inflected = lemmas.length > 0 && !lemmas.includes(next);
+  return !DETERMINER.has(next) && !s.facts.entities.has(next) && !inflected;
 };
 
 /** How many words from a direction word a word still stands by it along a route: "convert a decimal number to binary". */

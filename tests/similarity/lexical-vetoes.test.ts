@@ -201,6 +201,11 @@ describe("aligning two questions", () => {
     ["When did the iPhone come out?", "When will the iPhone come out?", "oppositeSmallWord"],
     // Three content words in a row after an auxiliary: subject, verb, object; a relation one side starts.
     ["Do cats eat mice?", "Do mice eat cats?", "argumentSwap"],
+    // A noun of three words after "what"; "has" before a past participle asks for the object.
+    ["What social media apps does Facebook own?", "What social media apps own Facebook?", "argumentSwap"],
+    ["Which tech companies has Google acquired?", "Which tech companies acquired Google?", "argumentSwap"],
+    // No verb after "to" is inflected ("to children").
+    ["How do parents explain death to children?", "How do children explain death to parents?", "swapped"],
     ["Should a guy kiss a girl on the first date?", "Should a girl kiss a guy on the first date?", "argumentSwap"],
     // "replace" wherever it stands, the passive, and "to" before a name or a plural.
     ["Why did Apple replace Lightning with USB-C?", "Why did Apple replace USB-C with Lightning?", "swapped"],
