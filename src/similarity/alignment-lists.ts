@@ -249,6 +249,9 @@ export const YEAR_PREPOSITIONS: readonly string[] = ["in", "since", "from", "unt
 export const PRESENT_WORDS: readonly string[] = ["is", "are", "am", "do", "does", "has", "have", "can", "will", "now", "today", "current", "currently", "nowadays", "latest"];
 export const PAST_WORDS: readonly string[] = ["did", "was", "were", "had"];
 
+/** Arithmetic operations, each asking another sum of the same numbers. */
+const ARITHMETIC_OPERATIONS: readonly string[] = ["plus", "minus", "times", "divided by"];
+
 /** Opposite small words that reverse what is asked only after the same word: "flows into" / "flows out of" ("made out of" / "turned into" ask the same). */
 export const OPPOSITE_AFTER_SAME_WORD: ReadonlyArray<readonly [string, string]> = [["into", "out of"]];
 
@@ -269,6 +272,8 @@ export const OPPOSITE_SMALL_WORDS: ReadonlyArray<readonly [string, string]> = [
   // "How much salt is too much?" / "... too little?": the phrase, where "much" alone also asks how much.
   ["too much", "too little"],
   ["too many", "too few"],
+  // Other operations on the same numbers: "three times four" / "three plus four".
+  ...ARITHMETIC_OPERATIONS.flatMap((x, i) => ARITHMETIC_OPERATIONS.slice(i + 1).map((y) => [x, y] as const)),
 ];
 
 /**

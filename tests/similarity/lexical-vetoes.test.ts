@@ -197,6 +197,8 @@ describe("aligning two questions", () => {
     ["Is an MBA good after an engineering degree?", "Is an engineering degree good after an MBA?", "swapped"],
     ["What happens to a red blood cell when water flows into it?", "What happens to a red blood cell when water flows out of it?", "oppositeSmallWord"],
     ["what's half of 250", "what's double 250", "oppositeSmallWord"],
+    ["What is three times four?", "What is three plus four?", "oppositeSmallWord"],
+    ["What is eight divided by two?", "What is eight minus two?", "oppositeSmallWord"],
     ["Does blood flow into the heart through veins?", "Does blood flow out of the heart through veins?", "oppositeSmallWord"],
     ["When did the iPhone come out?", "When will the iPhone come out?", "oppositeSmallWord"],
     // Three content words in a row after an auxiliary: subject, verb, object; a relation one side starts.
