@@ -133,8 +133,11 @@ const asVerb = (base: readonly string[], inflected: readonly string[]) =>
 /** "replace", never a noun, wherever it stands ("Why did Apple replace Lightning with USB-C?"). */
 const REPLACE_FORMS = String.raw`\b(?:replace|replaces|replaced|replacing)\b`;
 
-/** Up to four words after a verb, as few as can be: its first argument ("substitute honey for", "replace the old tabs with"). */
-const FIRST_ARGUMENT = String.raw`((?:\s+[\p{L}\p{N}'’-]+){1,4}?)`;
+/**
+ * Up to four words after a verb, as few as can be: its first argument ("substitute honey for", "replace the old tabs
+ * with"); not past a substitute already read ("be replaced replacedby honey with no change").
+ */
+const FIRST_ARGUMENT = String.raw`((?:\s+(?!${REPLACED_BY_WORD}\b)[\p{L}\p{N}'’-]+){1,4}?)`;
 
 /**
  * "substitute X for Y" uses X instead of Y: its "for", up to four words after the verb, read as "instead of"; not
@@ -231,10 +234,13 @@ export const SYMMETRIC_RELATIONS: readonly string[] =
 export const BOTH_WAYS_AFTER_VERB: readonly string[] = ["with", "against", "alongside"];
 
 /**
- * Contests: their two arguments trade places and ask the same who-wins question ("Can a pit bull beat a wolf?",
- * "When did Brazil play Germany?"), though asking for one of them does not (see SYMMETRIC_RELATIONS).
+ * Contests: their two arguments trade places and ask the same who-wins question ("Can a pit bull beat a wolf?"),
+ * though asking for one of them does not (see SYMMETRIC_RELATIONS).
  */
-export const CONTEST_VERBS: readonly string[] = ["beat", "defeat", "fight", "play", "face", "debate"];
+export const CONTEST_VERBS: readonly string[] = ["beat", "defeat", "fight", "debate"];
+
+/** Verbs that are contests between two names only ("When did Brazil play Germany?"; "Can a PS4 play Xbox games?" is none). */
+export const NAMED_CONTEST_VERBS: readonly string[] = ["play", "face"];
 
 /**
  * Relations that hold both ways but that one side starts: their arguments trading places ask who acts ("Should a
@@ -249,8 +255,17 @@ export const YEAR_PREPOSITIONS: readonly string[] = ["in", "since", "from", "unt
 export const PRESENT_WORDS: readonly string[] = ["is", "are", "am", "do", "does", "has", "have", "can", "will", "now", "today", "current", "currently", "nowadays", "latest"];
 export const PAST_WORDS: readonly string[] = ["did", "was", "were", "had"];
 
-/** Arithmetic operations, each asking another sum of the same numbers. */
-const ARITHMETIC_OPERATIONS: readonly string[] = ["plus", "minus", "times", "divided by"];
+/** Arithmetic operations: between the same two numbers, another one asks another sum ("three times four" / "three plus four"). */
+export const ARITHMETIC_OPERATIONS: readonly string[] = ["plus", "minus", "times", "divided by"];
+
+/**
+ * The past against the future, read from a question's own auxiliary, its first word or the one after its question
+ * words: "When did the iPhone come out?" / "When will the iPhone come out?" (not "... if I did not receive ...").
+ */
+export const PAST_AUXILIARIES: readonly string[] = ["did"];
+export const FUTURE_AUXILIARIES: readonly string[] = ["will"];
+/** Question words before a question's own auxiliary: "when did", "how long will", "how many times did". */
+export const QUESTION_OPENERS: readonly string[] = "what when where why who whom which how long much many often soon far times".split(" ");
 
 /** Opposite small words that reverse what is asked only after the same word: "flows into" / "flows out of" ("made out of" / "turned into" ask the same). */
 export const OPPOSITE_AFTER_SAME_WORD: ReadonlyArray<readonly [string, string]> = [["into", "out of"]];
@@ -259,8 +274,6 @@ export const OPPOSITE_AFTER_SAME_WORD: ReadonlyArray<readonly [string, string]> 
 export const OPPOSITE_SMALL_WORDS: ReadonlyArray<readonly [string, string]> = [
   ["in", "out"],
   ["half of", "double"],
-  // The past against the future: "When did the iPhone come out?" / "When will the iPhone come out?".
-  ["did", "will"],
   ["up", "down"],
   ["on", "off"],
   ["most", "least"],
@@ -272,8 +285,6 @@ export const OPPOSITE_SMALL_WORDS: ReadonlyArray<readonly [string, string]> = [
   // "How much salt is too much?" / "... too little?": the phrase, where "much" alone also asks how much.
   ["too much", "too little"],
   ["too many", "too few"],
-  // Other operations on the same numbers: "three times four" / "three plus four".
-  ...ARITHMETIC_OPERATIONS.flatMap((x, i) => ARITHMETIC_OPERATIONS.slice(i + 1).map((y) => [x, y] as const)),
 ];
 
 /**
@@ -421,6 +432,7 @@ export const ALIGNMENT_LISTS = {
   bothWays: BOTH_WAYS_WORDS,
   symmetric: SYMMETRIC_WORDS,
   contests: CONTEST_VERBS,
+  namedContests: NAMED_CONTEST_VERBS,
   initiated: INITIATED_RELATIONS,
   roles: { questionWords: ROLE_QUESTION_WORDS, auxiliaries: ROLE_AUXILIARIES, perfect: PERFECT_AUXILIARIES, doAuxiliaries: DO_AUXILIARIES, symmetric: SYMMETRIC_RELATIONS, bothWaysAfter: BOTH_WAYS_AFTER_VERB },
   years: { before: YEAR_PREPOSITIONS, present: PRESENT_WORDS, past: PAST_WORDS },
@@ -428,6 +440,8 @@ export const ALIGNMENT_LISTS = {
   extremes: EXTREME_WORDS,
   oppositeSmallWords: OPPOSITE_SMALL_WORDS,
   oppositeAfterSameWord: OPPOSITE_AFTER_SAME_WORD,
+  arithmeticOperations: ARITHMETIC_OPERATIONS,
+  tense: { past: PAST_AUXILIARIES, future: FUTURE_AUXILIARIES, openers: QUESTION_OPENERS },
   unlinkedOpposites: UNLINKED_OPPOSITES,
   arithmetic: ARITHMETIC_WORDS,
   diminishing: DIMINISHING_WORDS,

@@ -39,6 +39,8 @@ export function numberRun(words: readonly string[], from: number): { value: numb
 const readsAt = (words: readonly string[], at: number, phrase: readonly string[]) => at >= 0 && phrase.every((word, k) => words[at + k] === word);
 
 const AND_A_HALF = ["and", "a", "half"];
+/** Words that may stand between a number and its "and a half": times ("two hours and a half"), not "two eggs and a half cup". */
+const HALVED_TIMES = new Set("seconds minutes hours days weeks months years".split(" "));
 const HALF_A = ["half", "a"];
 
 /**
@@ -51,8 +53,8 @@ function withHalf(words: readonly string[], from: number, run: { value: number; 
   const last = cardinal(lastWord) ?? "";
   const scale = Object.hasOwn(SCALES, last) ? SCALES[last] : undefined;
   if (last === lastWord) {
-    // "and a half" just after the run, or after one word that is no number ("two hours and a half").
-    const at = readsAt(words, run.end, AND_A_HALF) ? run.end : cardinal(words[run.end] ?? "") === undefined && readsAt(words, run.end + 1, AND_A_HALF) ? run.end + 1 : -1;
+    // "and a half" just after the run, or after a time ("two hours and a half").
+    const at = readsAt(words, run.end, AND_A_HALF) ? run.end : HALVED_TIMES.has(words[run.end] ?? "") && readsAt(words, run.end + 1, AND_A_HALF) ? run.end + 1 : -1;
     if (at >= 0) {
       const end = at + AND_A_HALF.length;
       const next = cardinal(words[end] ?? "");

@@ -6,7 +6,7 @@
  * cats?", "What causes stress?" / "What does stress cause?").
  */
 import { BOTH_WAYS_AFTER_VERB, DETERMINERS, DO_AUXILIARIES, PERFECT_AUXILIARIES, ROLE_AUXILIARIES, ROLE_QUESTION_WORDS, SYMMETRIC_RELATIONS } from "./alignment-lists.js";
-import { IRREGULAR_FORMS } from "./irregular-forms.js";
+import { IRREGULAR_VERB_FORMS } from "./irregular-forms.js";
 import { lemmasOf } from "./lexicon.js";
 
 /** A side's words and where its content words stand among them. */
@@ -20,8 +20,8 @@ const AUXILIARY = new Set(ROLE_AUXILIARIES);
 const DO = new Set(DO_AUXILIARIES);
 const PERFECT = new Set(PERFECT_AUXILIARIES);
 
-/** A past participle: in -ed or -en, or an irregular form ("acquired", "taken", "bought"). */
-const isParticiple = (word: string) => /(?:ed|en)$/.test(word) || Object.hasOwn(IRREGULAR_FORMS, word);
+/** A past participle: an irregular verb form, or a word in -ed or -en that the lexicon reads as a form of another ("acquired", "taken", "bought"; not "red", "garden"). */
+const isParticiple = (word: string) => IRREGULAR_VERB_FORMS.has(word) || (/(?:ed|en)$/.test(word) && lemmasOf(word).some((lemma) => lemma !== word));
 const DETERMINER = new Set(DETERMINERS);
 const SYMMETRIC = new Set(SYMMETRIC_RELATIONS);
 const BOTH_WAYS_AFTER = new Set(BOTH_WAYS_AFTER_VERB);
@@ -50,11 +50,11 @@ function afterQuestionWord(s: RoleWords): number[] {
 }
 
 /** How many words after its question word an auxiliary makes a question ask for an object ("What success metrics does ..."). */
-const AUXILIARY_REACH = 3;
+const AUXILIARY_REACH = QUESTION_NOUN_WORDS + 1;
 
 /**
  * The content words that may be the verb of a question asking for its subject: just after its question word
- * ("taught" in "Who taught Aristotle?", "bought" in "Which company bought Apple?"), or just after a modal there when
+ * ("taught" in "Who taught Aristotle?", "bought" in "Which company bought Apple?", "pardoned" in "Who has pardoned Obama?"), or just after a modal there when
  * its object opens with a determiner ("kill" in "Which animals can kill a lion?"; after "do" stands the subject:
  * "What do cats eat?"); none where an auxiliary follows soon otherwise ("What discoveries did Einstein make?").
  */
@@ -63,7 +63,8 @@ function subjectVerbs(s: RoleWords): number[] {
   // A verb after a modal takes an object that opens with a determiner ("can kill a lion"); else a name may stand there ("What will President Obama do?").
   const afterModal = places.filter((at) => AUXILIARY.has(s.words[at]) && !DO.has(s.words[at]) && DETERMINER.has(s.words[at + 2])).map((at) => at + 1);
   const verbPlaces = afterModal.length > 0 ? afterModal : s.words.slice(1, 1 + AUXILIARY_REACH).some((word) => AUXILIARY.has(word)) ? [] : places;
-  return contentAt(s, verbPlaces);
+  // "has" and a past participle: the participle is the verb ("Who has pardoned Obama?").
+  return contentAt(s, verbPlaces.map((at) => (PERFECT.has(s.words[at]) && isParticiple(s.words[at + 1] ?? "") ? at + 1 : at)));
 }
 
 /** The content words among `places` of a side's words. */

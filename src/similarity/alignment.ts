@@ -9,6 +9,7 @@
  */
 import { Lru } from "../core/lru.js";
 import {
+  ARITHMETIC_OPERATIONS,
   ARITHMETIC_WORDS,
   COMPOUNDS,
   CONTEST_VERBS,
@@ -18,18 +19,22 @@ import {
   EST_WORDS,
   EXTREME_WORDS,
   FRACTION_WORDS,
+  FUTURE_AUXILIARIES,
   INABILITY_WORDS,
   INITIATED_RELATIONS,
   MAX_LONG_QUESTION_WORDS,
   MAX_QUESTION_WORDS,
+  NAMED_CONTEST_VERBS,
   ONE_OF_WORDS,
-  OPPOSITE_SMALL_WORDS,
   OPPOSITE_AFTER_SAME_WORD,
+  OPPOSITE_SMALL_WORDS,
   ORDER_WORDS,
+  PAST_AUXILIARIES,
   PAST_WORDS,
   PHRASAL_VERBS,
   PRAISE_SUPERLATIVES,
   PRESENT_WORDS,
+  QUESTION_OPENERS,
   REPLACED_BY,
   REPLACED_BY_WORD,
   REQUEST_VERBS,
@@ -77,7 +82,11 @@ const STOPWORD_VERB = new Set(STOPWORD_VERBS);
 const DIRECTION = new Set(DIRECTION_WORDS);
 const SUBSTITUTE = new Set(SUBSTITUTE_WORDS);
 const ORDER = new Set(ORDER_WORDS);
+const PAST_AUXILIARY = new Set(PAST_AUXILIARIES);
+const FUTURE_AUXILIARY = new Set(FUTURE_AUXILIARIES);
+const OPENER = new Set(QUESTION_OPENERS);
 const AUXILIARY = new Set(ROLE_AUXILIARIES);
+const NAMED_CONTEST = new Set(NAMED_CONTEST_VERBS);
 const DIMINISHING = new Set(DIMINISHING_WORDS);
 const UNABLE = new Set(INABILITY_WORDS);
 const SYMMETRIC = new Set(SYMMETRIC_WORDS);
@@ -394,6 +403,9 @@ const mayOpenVerb = (s: Side, at: number) => {
   return !DETERMINER.has(next) && !s.facts.entities.has(next) && !inflected;
 };
 
+/** Whether the "to" at `at` belongs to a passive, its agent just after ("children are lied to by parents", "listened to more by teachers"). */
+const ofPassive = (s: Side, at: number) => s.words[at] === "to" && s.words.slice(at + 1, at + 3).includes("by");
+
 /** How many words from a direction word a word still stands by it along a route: "convert a decimal number to binary". */
 const NEAR_DIRECTION = 2;
 
@@ -445,7 +457,7 @@ function crosses(a: Side, b: Side, toB: readonly number[]): boolean {
         // unless a side reads both ways ("different from"); not before a "to" that may open a verb ("the function
         // to apply ..." / "... is used to apply"), only one before a determiner ("give feedback to a student"), nor
         // after one: the verb opens that span ("have to hand his salary to his wife").
-        const opensClause = !mayOpenVerb(a, at) && !mayOpenVerb(a, previous) && !mayOpenVerb(b, span.previous);
+        const opensClause = !mayOpenVerb(a, at) && !mayOpenVerb(a, previous) && !mayOpenVerb(b, span.previous) && !ofPassive(a, at) && !ofPassive(b, span.at);
         const short = opensClause && before.length <= SUBJECT_REACH && span.before.length <= SUBJECT_REACH;
         const subject = short && !bothWays ? [toB[before[0]]] : [];
         const lasts = [last, ...subject, ...before.filter(near).map((k) => toB[k])];
@@ -463,16 +475,41 @@ function placesOf(s: Side, phrase: string): number[] {
   return s.words.flatMap((_, i) => (parts.every((part, k) => s.words[i + k] === part) ? [i] : []));
 }
 
-/** The words just before each place a side writes `phrase` ("flows" for "into" in "water flows into it"). */
-const wordsBefore = (s: Side, phrase: string) => placesOf(s, phrase).flatMap((i) => (i > 0 ? [s.words[i - 1]] : []));
+/** The words just before and just after each place a side writes `phrase` ("flows", "it" for "into" in "water flows into it"). */
+const wordsAround = (s: Side, phrase: string) =>
+  placesOf(s, phrase).flatMap((i) => (i > 0 ? [[s.words[i - 1], s.words[i + phrase.split(" ").length] ?? ""] as const] : []));
+
+/** Whether a word is a number, in digits or in words ("12", "three"). */
+const isNumber = (word: string) => /^\d/.test(word) || cardinal(word) !== undefined;
+
+/** The arithmetic operations a side asks between two numbers ("times" in "three times four"; not "how many times"). */
+const operationsOf = (s: Side) => new Set(ARITHMETIC_OPERATIONS.filter((operation) => wordsAround(s, operation).some(([before, after]) => isNumber(before) && isNumber(after))));
+
+/**
+ * The auxiliary a question asks with, its first word or the one after its question words ("did" in "When did ...?");
+ * none before "you", which asks what the one answering lived through ("How did you know you were ready?" asks what
+ * "How will I know I am ready?" does).
+ */
+function ownAuxiliary(s: Side): string {
+  const at = s.words.findIndex((word) => !OPENER.has(word));
+  const tense = at >= 0 && (PAST_AUXILIARY.has(s.words[at]) || FUTURE_AUXILIARY.has(s.words[at]));
+  return tense && s.words[at + 1] !== "you" ? s.words[at] : "";
+}
 
 function hasOppositeSmallWord(a: Side, b: Side): boolean {
   const has = (s: Side, phrase: string) => placesOf(s, phrase).length > 0;
   const exclusive = (x: string, y: string) => (has(a, x) && !has(a, y) && has(b, y) && !has(b, x)) || (has(a, y) && !has(a, x) && has(b, x) && !has(b, y));
-  // After the same word on both sides only: "flows into" / "flows out of", not "made out of" / "turned into".
-  const afterSameWord = ([x, y]: readonly [string, string]) =>
-    exclusive(x, y) && [[a, b], [b, a]].some(([s, t]) => wordsBefore(s, x).some((before) => wordsBefore(t, y).some((other) => sameWord(before, other))));
-  return OPPOSITE_SMALL_WORDS.some(([x, y]) => exclusive(x, y)) || OPPOSITE_AFTER_SAME_WORD.some(afterSameWord);
+  // Between the same words on both sides only: "flows into it" / "flows out of it", not "made out of bamboo" / "made into paper".
+  const sameAround = ([x, y]: readonly [string, string]) =>
+    exclusive(x, y) &&
+    [[a, b], [b, a]].some(([s, t]) =>
+      wordsAround(s, x).some(([before, after]) => wordsAround(t, y).some(([other, otherAfter]) => sameWord(before, other) && (after === otherAfter || sameWord(after, otherAfter)))),
+    );
+  const [operationsA, operationsB] = [operationsOf(a), operationsOf(b)];
+  const otherOperation = operationsA.size > 0 && operationsB.size > 0 && [...operationsA].every((operation) => !operationsB.has(operation));
+  const [auxiliaryA, auxiliaryB] = [ownAuxiliary(a), ownAuxiliary(b)];
+  const otherTense = auxiliaryA !== "" && auxiliaryB !== "" && PAST_AUXILIARY.has(auxiliaryA) !== PAST_AUXILIARY.has(auxiliaryB);
+  return OPPOSITE_SMALL_WORDS.some(([x, y]) => exclusive(x, y)) || OPPOSITE_AFTER_SAME_WORD.some(sameAround) || otherOperation || otherTense;
 }
 
 /** Whether word `i` of one side and word `j` of the other sit between the same matched words (or at the same end). */
@@ -497,6 +534,7 @@ const isArgument = (s: Side, k: number) => opensPhrase(s, k) || isName(s, k);
  * freezer").
  */
 const isClause = (s: Side, k: number) => isBareClause(s, k) || (
+  !isName(s, k + 1) &&
   isArgument(s, k) &&
   isArgument(s, k + 2) &&
   s.positions[k + 1] - s.positions[k] <= 3 &&
@@ -504,13 +542,23 @@ const isClause = (s: Side, k: number) => isBareClause(s, k) || (
 
 /**
  * Three content words in a row after an auxiliary ("Do cats eat mice?", "How do plants benefit fungi?"): its subject,
- * verb and object. Elsewhere such a row is a compound or a list ("Latin-speaking countries", "Pinterest, Instagram, Facebook").
+ * verb and object, the verb in its base form. Elsewhere such a row is a compound or a list ("Latin-speaking countries",
+ * "Do Indians, Pakistanis, Bangladeshis share ...?").
  */
-const isBareClause = (s: Side, k: number) =>
-  AUXILIARY.has(s.words[s.positions[k] - 1] ?? "") && s.positions[k + 1] === s.positions[k] + 1 && s.positions[k + 2] === s.positions[k] + 2;
+const isBareClause = (s: Side, k: number) => {
+  const verb = s.content[k + 1];
+  // Not a word of a name, which a list joins into one ("Do Google, Apple, Microsoft pay well?").
+  const inName = [...s.facts.entities].some((name) => name.includes(verb));
+  const baseForm = lemmasOf(verb).includes(verb) && !inName && !s.facts.plurals.has(verb);
+  return baseForm && AUXILIARY.has(s.words[s.positions[k] - 1] ?? "") && s.positions[k + 1] === s.positions[k] + 1 && s.positions[k + 2] === s.positions[k] + 2;
+};
 
 /** A verb whose two arguments can trade places and ask the same ("Can a pit bull beat a wolf?", "Can a Hindu marry a Muslim?"). */
 const isMutual = (word: string) => SYMMETRIC.has(word) || [word, ...lemmasOf(word)].some((lemma) => MUTUAL.has(lemma));
+
+/** A contest between two names only ("Brazil play Germany"): content words `k` and `k + 2` of a side are names. */
+const isNamedContest = (s: Side, k: number) =>
+  isName(s, k) && isName(s, k + 2) && [s.content[k + 1], ...lemmasOf(s.content[k + 1])].some((lemma) => NAMED_CONTEST.has(lemma));
 
 /**
  * Whether a verb's two arguments trade places: a noun phrase, a word and a noun phrase in a row on one side
@@ -522,7 +570,7 @@ function swapsArguments(a: Side, b: Side, toB: readonly number[]): boolean {
   return toB.some((j, i) => {
     if (i + 2 >= toB.length || j < 2 || toB[i + 1] !== j - 1 || toB[i + 2] !== j - 2) return false;
     const around = a.content[i + 1];
-    if (!sameWord(around, b.content[j - 1]) || isMutual(around)) return false;
+    if (!sameWord(around, b.content[j - 1]) || isMutual(around) || isNamedContest(a, i)) return false;
     return isClause(a, i) && isClause(b, j - 2);
   });
 }

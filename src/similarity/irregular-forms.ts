@@ -51,13 +51,16 @@ const OTHERS: Readonly<Record<string, string>> = {
   mice: "mouse",
 };
 
+/** Each irregular verb form to its base form ("fell": "fall", "taught": "teach"). */
+const VERB_FORMS: Readonly<Record<string, string>> = Object.fromEntries(
+  VERBS.split(/[|\n]/).flatMap((parts) => {
+    const [base, ...forms] = parts.trim().split(" ");
+    return forms.filter((form) => !OTHER_WORDS.has(form)).map((form) => [form, base]);
+  }),
+);
+
+/** The irregular past forms of verbs ("bought", "taken"): a past participle may be one. */
+export const IRREGULAR_VERB_FORMS: ReadonlySet<string> = new Set(Object.keys(VERB_FORMS));
+
 /** Each irregular form to its base form ("fell": "fall", "children": "child"). */
-export const IRREGULAR_FORMS: Readonly<Record<string, string>> = {
-  ...Object.fromEntries(
-    VERBS.split(/[|\n]/).flatMap((parts) => {
-      const [base, ...forms] = parts.trim().split(" ");
-      return forms.filter((form) => !OTHER_WORDS.has(form)).map((form) => [form, base]);
-    }),
-  ),
-  ...OTHERS,
-};
+export const IRREGULAR_FORMS: Readonly<Record<string, string>> = { ...VERB_FORMS, ...OTHERS };

@@ -206,6 +206,8 @@ describe("aligning two questions", () => {
     // A noun of three words after "what"; "has" before a past participle asks for the object.
     ["What social media apps does Facebook own?", "What social media apps own Facebook?", "argumentSwap"],
     ["Which tech companies has Google acquired?", "Which tech companies acquired Google?", "argumentSwap"],
+    ["Who has Obama pardoned?", "Who has pardoned Obama?", "argumentSwap"],
+    ["How long did it take to build?", "How long will it take to build?", "oppositeSmallWord"],
     // No verb after "to" is inflected ("to children").
     ["How do parents explain death to children?", "How do children explain death to parents?", "swapped"],
     ["Should a guy kiss a girl on the first date?", "Should a girl kiss a guy on the first date?", "argumentSwap"],
@@ -348,6 +350,17 @@ describe("aligning two questions", () => {
     ["Is Costco's own brand good quality?", "Is Costco's store brand good quality?"],
     ["What are the symptoms of vitamin B12 deficiency?", "What are the symptoms of vitamin B-12 deficiency?"],
     ["Can sugar be replaced with honey?", "Can I use honey instead of sugar?"],
+    // Review: a question turned round, a passive's "to", a list, an operation with no numbers, tense off the question's own auxiliary.
+    ["Can paper be made out of bamboo?", "Can bamboo be made into paper?"],
+    ["Why do parents lie to children about Santa?", "Why are children lied to by parents about Santa?"],
+    ["Can I bake a cake with two eggs and a half cup of sugar?", "Can I bake a cake with 2 eggs and half a cup of sugar?"],
+    ["Do Indians, Pakistanis, Bangladeshis share a culture?", "Do Bangladeshis, Pakistanis, Indians share a culture?"],
+    ["Do Google, Apple, Microsoft pay well?", "Do Microsoft, Apple, Google pay well?"],
+    ["What is 12 divided by 3?", "How many times does 3 go into 12?"],
+    ["Can I get a refund if I did not receive my order?", "Will I get a refund if I never received my order?"],
+    ["How did you know you were ready to get married?", "How will I know I am ready to get married?"],
+    ["Can sugar be replaced by honey with no change in taste?", "Can I use honey instead of sugar with no change in taste?"],
+    ["Which social media sites do teens use?", "What do teens use social media sites for?"],
     ["What should I eat before a workout?", "Before a workout, what should I eat?"],
     ["Do husbands need to hand his salary to the wives every month?", "In Western married life, does the husband have to hand over his salary to his wife?"],
   ])("keeps the paraphrase %j / %j", (a, b) => {
