@@ -19,12 +19,12 @@ const ASKING = new Set(ROLE_QUESTION_WORDS);
 const AUXILIARY = new Set(ROLE_AUXILIARIES);
 const DO = new Set(DO_AUXILIARIES);
 const PERFECT = new Set(PERFECT_AUXILIARIES);
-
-/** A past participle: an irregular verb form, or a word in -ed or -en that the lexicon reads as a form of another ("acquired", "taken", "bought"; not "red", "garden"). */
-const isParticiple = (word: string) => IRREGULAR_VERB_FORMS.has(word) || (/(?:ed|en)$/.test(word) && lemmasOf(word).some((lemma) => lemma !== word));
 const DETERMINER = new Set(DETERMINERS);
 const SYMMETRIC = new Set(SYMMETRIC_RELATIONS);
 const BOTH_WAYS_AFTER = new Set(BOTH_WAYS_AFTER_VERB);
+
+/** A past participle: an irregular verb form, or a word in -ed or -en that the lexicon reads as a form of another ("acquired", "taken", "bought"; not "red", "garden"). */
+const isParticiple = (word: string) => IRREGULAR_VERB_FORMS.has(word) || (/(?:ed|en)$/.test(word) && lemmasOf(word).some((lemma) => lemma !== word));
 
 /** How many content words after the verb asking for its subject the argument may stand: "export cars to Germany". */
 const ARGUMENT_REACH = 2;

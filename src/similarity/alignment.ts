@@ -497,7 +497,7 @@ function ownAuxiliary(s: Side): string {
 }
 
 function hasOppositeSmallWord(a: Side, b: Side): boolean {
-  const has = (s: Side, phrase: string) => placesOf(s, phrase).length > 0;
+  const has = (s: Side, phrase: string) => (phrase.includes(" ") ? placesOf(s, phrase).length > 0 : s.words.includes(phrase));
   const exclusive = (x: string, y: string) => (has(a, x) && !has(a, y) && has(b, y) && !has(b, x)) || (has(a, y) && !has(a, x) && has(b, x) && !has(b, y));
   // Between the same words on both sides only: "flows into it" / "flows out of it", not "made out of bamboo" / "made into paper".
   const sameAround = ([x, y]: readonly [string, string]) =>
@@ -525,13 +525,14 @@ const opensPhrase = (s: Side, k: number) => s.positions[k] > 0 && DETERMINER.has
 /** Whether content word `k` of a side is a name of one word ("Germany"), a noun phrase of its own. */
 const isName = (s: Side, k: number) => s.facts.entities.has(s.content[k]);
 
+/** Whether content word `k` of a side may be a verb's argument: it opens a noun phrase or is a name. */
 const isArgument = (s: Side, k: number) => opensPhrase(s, k) || isName(s, k);
 
 /**
  * Whether content words `k`, `k + 1`, `k + 2` of a side read "a landlord evict a tenant" or "Germany invade
- * Poland": a noun phrase, its verb next or up to two small words on ("an extrovert to become", "a landlord have to
- * give"), and the other noun phrase just after the verb; not across clauses ("my fridge is not working but my
- * freezer").
+ * Poland": a noun phrase, its verb (no name: "Google, Apple, Microsoft" is a list) next or up to two small words on
+ * ("an extrovert to become", "a landlord have to give"), and the other noun phrase just after the verb; not across
+ * clauses ("my fridge is not working but my freezer"); or a bare clause.
  */
 const isClause = (s: Side, k: number) => isBareClause(s, k) || (
   !isName(s, k + 1) &&
@@ -547,10 +548,11 @@ const isClause = (s: Side, k: number) => isBareClause(s, k) || (
  */
 const isBareClause = (s: Side, k: number) => {
   const verb = s.content[k + 1];
+  const inRow = AUXILIARY.has(s.words[s.positions[k] - 1] ?? "") && s.positions[k + 1] === s.positions[k] + 1 && s.positions[k + 2] === s.positions[k] + 2;
+  if (!inRow) return false;
   // Not a word of a name, which a list joins into one ("Do Google, Apple, Microsoft pay well?").
   const inName = [...s.facts.entities].some((name) => name.includes(verb));
-  const baseForm = lemmasOf(verb).includes(verb) && !inName && !s.facts.plurals.has(verb);
-  return baseForm && AUXILIARY.has(s.words[s.positions[k] - 1] ?? "") && s.positions[k + 1] === s.positions[k] + 1 && s.positions[k + 2] === s.positions[k] + 2;
+  return lemmasOf(verb).includes(verb) && !inName && !s.facts.plurals.has(verb);
 };
 
 /** A verb whose two arguments can trade places and ask the same ("Can a pit bull beat a wolf?", "Can a Hindu marry a Muslim?"). */
