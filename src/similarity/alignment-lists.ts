@@ -139,12 +139,15 @@ const REPLACE_FORMS = String.raw`\b(?:replace|replaces|replaced|replacing)\b`;
  */
 const FIRST_ARGUMENT = String.raw`((?:\s+(?!${REPLACED_BY_WORD}\b)[\p{L}\p{N}'’-]+){1,4}?)`;
 
+/** The verb "substitute" in any form (asVerb). */
+const SUBSTITUTE_VERB = asVerb(["substitute", "substitutes"], ["substituted", "substituting"]);
+
 /**
  * "substitute X for Y" uses X instead of Y: its "for", up to four words after the verb, read as "instead of"; not
  * "substitute for Y", which names no X.
  */
 export const SUBSTITUTE_FOR: readonly [RegExp, string] = [
-  new RegExp(String.raw`(${asVerb(["substitute", "substitutes"], ["substituted", "substituting"])})(?!\s+for\b)${FIRST_ARGUMENT}\s+for\b`, "giu"),
+  new RegExp(String.raw`(${SUBSTITUTE_VERB})(?!\s+for\b)${FIRST_ARGUMENT}\s+for\b`, "giu"),
   "$1$2 instead of",
 ];
 
@@ -163,7 +166,7 @@ export const REPLACED_BY: ReadonlyArray<readonly [RegExp, string]> = [
   [new RegExp(String.raw`(${PASSIVE}(?:replaced|substituted))\s+(?:with|by)\b`, "giu"), `$1 ${REPLACED_BY_WORD}`],
   [new RegExp(String.raw`(${PASSIVE}(?:exchanged|traded|swapped))\s+for\b`, "giu"), `$1 ${REPLACED_BY_WORD}`],
   [
-    new RegExp(String.raw`((?:${REPLACE_FORMS}|${asVerb(["substitute", "substitutes"], ["substituted", "substituting"])})${FIRST_ARGUMENT})\s+with\b`, "giu"),
+    new RegExp(String.raw`((?:${REPLACE_FORMS}|${SUBSTITUTE_VERB})${FIRST_ARGUMENT})\s+with\b`, "giu"),
     `$1 ${REPLACED_BY_WORD}`,
   ],
   [

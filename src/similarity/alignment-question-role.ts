@@ -23,6 +23,9 @@ const DETERMINER = new Set(DETERMINERS);
 const SYMMETRIC = new Set(SYMMETRIC_RELATIONS);
 const BOTH_WAYS_AFTER = new Set(BOTH_WAYS_AFTER_VERB);
 
+/** A modal: an auxiliary with a meaning of its own, which may take the verb right after it ("can", "will"; not "do"). */
+const isModal = (word: string) => AUXILIARY.has(word) && !DO.has(word);
+
 /** A past participle: an irregular verb form, or a word in -ed or -en that the lexicon reads as a form of another ("acquired", "taken", "bought"; not "red", "garden"). */
 const isParticiple = (word: string) => IRREGULAR_VERB_FORMS.has(word) || (/(?:ed|en)$/.test(word) && lemmasOf(word).some((lemma) => lemma !== word));
 
@@ -61,7 +64,7 @@ const AUXILIARY_REACH = QUESTION_NOUN_WORDS + 1;
 function subjectVerbs(s: RoleWords): number[] {
   const places = afterQuestionWord(s);
   // A verb after a modal takes an object that opens with a determiner ("can kill a lion"); else a name may stand there ("What will President Obama do?").
-  const afterModal = places.filter((at) => AUXILIARY.has(s.words[at]) && !DO.has(s.words[at]) && DETERMINER.has(s.words[at + 2])).map((at) => at + 1);
+  const afterModal = places.filter((at) => isModal(s.words[at]) && DETERMINER.has(s.words[at + 2])).map((at) => at + 1);
   const verbPlaces = afterModal.length > 0 ? afterModal : s.words.slice(1, 1 + AUXILIARY_REACH).some((word) => AUXILIARY.has(word)) ? [] : places;
   // "has" and a past participle: the participle is the verb ("Who has pardoned Obama?").
   return contentAt(s, verbPlaces.map((at) => (PERFECT.has(s.words[at]) && isParticiple(s.words[at + 1] ?? "") ? at + 1 : at)));
@@ -76,7 +79,7 @@ const contentAt = (s: RoleWords, places: readonly number[]) => places.flatMap((a
  * Obama do as president?"), so these count only with their argument right after them, against an object-asking
  * side whose verb follows its subject's words at once ("What can headaches cause?").
  */
-const verbsAfterModal = (s: RoleWords) => contentAt(s, afterQuestionWord(s).filter((at) => AUXILIARY.has(s.words[at]) && !DO.has(s.words[at])).map((at) => at + 1));
+const verbsAfterModal = (s: RoleWords) => contentAt(s, afterQuestionWord(s).filter((at) => isModal(s.words[at])).map((at) => at + 1));
 
 /** How many words after a verb its "with" may stand: "compete with", "go well with", "share a border with". */
 const WITH_REACH = 3;

@@ -223,6 +223,12 @@ interface Side {
   readonly asks: boolean;
   /** The values on each side of its direction words ("from Windows 7 to Windows 10"); see alignment-routes.ts. */
   readonly route: readonly RouteStep[];
+  /** Whether it reads its values both ways round ("different from", "compare", "or"; BOTH_WAYS_WORDS). */
+  readonly bothWays: boolean;
+  /** The arithmetic operations it asks between two numbers ("times" in "three times four"). */
+  readonly operations: ReadonlySet<string>;
+  /** The auxiliary it asks with when that sets a tense, "did" or "will", or "" (see ownAuxiliary). */
+  readonly tense: string;
 }
 
 /**
@@ -239,7 +245,7 @@ function readSide(text: string): Side {
   const words = facts.words;
   // "own" after a determiner or a possessive is no verb ("my own car", "Costco's own brand").
   const isContent = (word: string, i: number) => facts.content.has(word) || (STOPWORD_VERB.has(word) && i > 0 && !DETERMINER.has(words[i - 1]) && !facts.contracted.has(i - 1));
-  const positions = words.flatMap((word, i) => (isContent(word, i) && !WEAK.has(word) && cardinal(word) === undefined && !/^\d/.test(word) && word.length > 1 ? [i] : []));
+  const positions = words.flatMap((word, i) => (isContent(word, i) && !WEAK.has(word) && !isNumber(word) && word.length > 1 ? [i] : []));
   const digits = (text.match(/\d+(?:[.,]\d+)*/g) ?? []).map(withoutThousands);
   const directions = words.flatMap((word, i) => (DIRECTION.has(word) ? [i] : []));
   const numbers = new Set([...digits, ...wordNumbers(words)]);
@@ -258,6 +264,9 @@ function readSide(text: string): Side {
     phrase: questionPhraseOf(words, facts.starts, facts.contracted),
     asks: asks(text, words),
     route: routeOf(rewritten),
+    bothWays: readsBothWays(words),
+    operations: operationsOf(words),
+    tense: ownAuxiliary(words),
   };
 }
 
@@ -406,6 +415,13 @@ const mayOpenVerb = (s: Side, at: number) => {
 /** Whether the "to" at `at` belongs to a passive, its agent just after ("children are lied to by parents", "listened to more by teachers"). */
 const ofPassive = (s: Side, at: number) => s.words[at] === "to" && s.words.slice(at + 1, at + 3).includes("by");
 
+/**
+ * What a direction word reads against on the other side: a substitute word only against a substitute word ("use Quora
+ * instead of Google" / "go to Quora instead of Google" is no swap), an order word only against itself ("before" /
+ * "after" is an opposite small word), the others against each other.
+ */
+const readingOf = (word: string) => (SUBSTITUTE.has(word) ? "substitute" : ORDER.has(word) ? word : "direction");
+
 /** How many words from a direction word a word still stands by it along a route: "convert a decimal number to binary". */
 const NEAR_DIRECTION = 2;
 
@@ -439,15 +455,14 @@ function crosses(a: Side, b: Side, toB: readonly number[]): boolean {
   const once = (s: Side, k: number) => s.content.indexOf(s.content[k]) === s.content.lastIndexOf(s.content[k]);
   const spansB = spansAround(b, (j) => toB.includes(j) && once(b, j));
   const routes = namesRoute(a) && namesRoute(b);
-  const bothWays = readsBothWays(a.words) || readsBothWays(b.words);
+  const bothWays = a.bothWays || b.bothWays;
   return spansAround(a, (i) => toB[i] >= 0 && once(a, i)).some(({ word, at, previous, before, after }) => {
     if (before.length === 0 || after.length === 0) return false;
     const first = toB[after[0]];
     // Along a route, words within NEAR_DIRECTION of the direction word stand by it too ("a decimal number to binary").
     const near = (k: number) => routes && Math.abs(a.positions[k] - at) <= NEAR_DIRECTION;
     return spansB.some((span) => {
-      if (SUBSTITUTE.has(word) !== SUBSTITUTE.has(span.word)) return false;
-      if ((ORDER.has(word) || ORDER.has(span.word)) && word !== span.word) return false;
+      if (readingOf(word) !== readingOf(span.word)) return false;
       const relation = comparedAround(a, b, word === "than" && span.word === "than", before, span.before, toB);
       if (relation === "symmetric") return false;
       const last = toB[before[before.length - 1 - (relation === "ordered" ? sharedRelation(before, span.before, toB) : 0)]];
@@ -469,46 +484,47 @@ function crosses(a: Side, b: Side, toB: readonly number[]): boolean {
   });
 }
 
-/** Where a side writes `phrase`, a word or a few ("too much"), as indexes into its words. */
-function placesOf(s: Side, phrase: string): number[] {
+/** Where `words` hold `phrase`, a word or a few ("too much"), as indexes. */
+function placesOf(words: readonly string[], phrase: string): number[] {
   const parts = phrase.split(" ");
-  return s.words.flatMap((_, i) => (parts.every((part, k) => s.words[i + k] === part) ? [i] : []));
+  return words.flatMap((_, i) => (parts.every((part, k) => words[i + k] === part) ? [i] : []));
 }
 
-/** The words just before and just after each place a side writes `phrase` ("flows", "it" for "into" in "water flows into it"). */
-const wordsAround = (s: Side, phrase: string) =>
-  placesOf(s, phrase).flatMap((i) => (i > 0 ? [[s.words[i - 1], s.words[i + phrase.split(" ").length] ?? ""] as const] : []));
+/** The words just before and just after each place `words` hold `phrase` ("flows", "it" for "into" in "water flows into it"). */
+function wordsAround(words: readonly string[], phrase: string): Array<readonly [string, string]> {
+  const length = phrase.split(" ").length;
+  return placesOf(words, phrase).flatMap((i) => (i > 0 ? [[words[i - 1], words[i + length] ?? ""] as const] : []));
+}
 
 /** Whether a word is a number, in digits or in words ("12", "three"). */
 const isNumber = (word: string) => /^\d/.test(word) || cardinal(word) !== undefined;
 
-/** The arithmetic operations a side asks between two numbers ("times" in "three times four"; not "how many times"). */
-const operationsOf = (s: Side) => new Set(ARITHMETIC_OPERATIONS.filter((operation) => wordsAround(s, operation).some(([before, after]) => isNumber(before) && isNumber(after))));
+/** The arithmetic operations asked between two numbers ("times" in "three times four"; not "how many times"). */
+const operationsOf = (words: readonly string[]) =>
+  new Set(ARITHMETIC_OPERATIONS.filter((operation) => wordsAround(words, operation).some(([before, after]) => isNumber(before) && isNumber(after))));
 
 /**
- * The auxiliary a question asks with, its first word or the one after its question words ("did" in "When did ...?");
- * none before "you", which asks what the one answering lived through ("How did you know you were ready?" asks what
- * "How will I know I am ready?" does).
+ * The auxiliary a question asks with when it sets a tense, its first word or the one after its question words ("did"
+ * in "When did ...?"), or ""; none before "you", which asks what the one answering lived through ("How did you know
+ * you were ready?" asks what "How will I know I am ready?" does).
  */
-function ownAuxiliary(s: Side): string {
-  const at = s.words.findIndex((word) => !OPENER.has(word));
-  const tense = at >= 0 && (PAST_AUXILIARY.has(s.words[at]) || FUTURE_AUXILIARY.has(s.words[at]));
-  return tense && s.words[at + 1] !== "you" ? s.words[at] : "";
+function ownAuxiliary(words: readonly string[]): string {
+  const at = words.findIndex((word) => !OPENER.has(word));
+  const tense = at >= 0 && (PAST_AUXILIARY.has(words[at]) || FUTURE_AUXILIARY.has(words[at]));
+  return tense && words[at + 1] !== "you" ? words[at] : "";
 }
 
 function hasOppositeSmallWord(a: Side, b: Side): boolean {
-  const has = (s: Side, phrase: string) => (phrase.includes(" ") ? placesOf(s, phrase).length > 0 : s.words.includes(phrase));
+  const has = (s: Side, phrase: string) => (phrase.includes(" ") ? placesOf(s.words, phrase).length > 0 : s.words.includes(phrase));
   const exclusive = (x: string, y: string) => (has(a, x) && !has(a, y) && has(b, y) && !has(b, x)) || (has(a, y) && !has(a, x) && has(b, x) && !has(b, y));
   // Between the same words on both sides only: "flows into it" / "flows out of it", not "made out of bamboo" / "made into paper".
   const sameAround = ([x, y]: readonly [string, string]) =>
     exclusive(x, y) &&
     [[a, b], [b, a]].some(([s, t]) =>
-      wordsAround(s, x).some(([before, after]) => wordsAround(t, y).some(([other, otherAfter]) => sameWord(before, other) && (after === otherAfter || sameWord(after, otherAfter)))),
+      wordsAround(s.words, x).some(([before, after]) => wordsAround(t.words, y).some(([other, otherAfter]) => sameWord(before, other) && (after === otherAfter || sameWord(after, otherAfter)))),
     );
-  const [operationsA, operationsB] = [operationsOf(a), operationsOf(b)];
-  const otherOperation = operationsA.size > 0 && operationsB.size > 0 && [...operationsA].every((operation) => !operationsB.has(operation));
-  const [auxiliaryA, auxiliaryB] = [ownAuxiliary(a), ownAuxiliary(b)];
-  const otherTense = auxiliaryA !== "" && auxiliaryB !== "" && PAST_AUXILIARY.has(auxiliaryA) !== PAST_AUXILIARY.has(auxiliaryB);
+  const otherOperation = a.operations.size > 0 && b.operations.size > 0 && [...a.operations].every((operation) => !b.operations.has(operation));
+  const otherTense = a.tense !== "" && b.tense !== "" && PAST_AUXILIARY.has(a.tense) !== PAST_AUXILIARY.has(b.tense);
   return OPPOSITE_SMALL_WORDS.some(([x, y]) => exclusive(x, y)) || OPPOSITE_AFTER_SAME_WORD.some(sameAround) || otherOperation || otherTense;
 }
 
