@@ -225,6 +225,9 @@ export const PERFECT_AUXILIARIES: readonly string[] = ["has", "have", "had"];
 /** Auxiliaries with no meaning of their own, after which the subject stands ("What do cats eat?"), where a modal may take the verb ("What can kill a lion?"). */
 export const DO_AUXILIARIES: readonly string[] = ["do", "does", "did"];
 
+/** Forms of "be" that make a passive with a past participle and "by": "Was Mozart taught by Haydn?", "Penicillin was discovered by Fleming". */
+export const PASSIVE_AUXILIARIES: readonly string[] = "am is are was were be been being".split(" ");
+
 /**
  * Relations that hold both ways, so asking for either argument asks the same ("Who did Kim marry?" / "Who married
  * Kim?", "Which countries border India?" / "Which countries does India border?"); not a contest's winner ("Who
@@ -437,7 +440,7 @@ export const ALIGNMENT_LISTS = {
   contests: CONTEST_VERBS,
   namedContests: NAMED_CONTEST_VERBS,
   initiated: INITIATED_RELATIONS,
-  roles: { questionWords: ROLE_QUESTION_WORDS, auxiliaries: ROLE_AUXILIARIES, perfect: PERFECT_AUXILIARIES, doAuxiliaries: DO_AUXILIARIES, symmetric: SYMMETRIC_RELATIONS, bothWaysAfter: BOTH_WAYS_AFTER_VERB },
+  roles: { questionWords: ROLE_QUESTION_WORDS, auxiliaries: ROLE_AUXILIARIES, perfect: PERFECT_AUXILIARIES, doAuxiliaries: DO_AUXILIARIES, passive: PASSIVE_AUXILIARIES, symmetric: SYMMETRIC_RELATIONS, bothWaysAfter: BOTH_WAYS_AFTER_VERB },
   years: { before: YEAR_PREPOSITIONS, present: PRESENT_WORDS, past: PAST_WORDS },
   praise: PRAISE_SUPERLATIVES,
   extremes: EXTREME_WORDS,

@@ -5,7 +5,7 @@
  * verb and the named argument but ask for its other role ask different things ("What do cats eat?" / "What eats
  * cats?", "What causes stress?" / "What does stress cause?").
  */
-import { BOTH_WAYS_AFTER_VERB, DETERMINERS, DO_AUXILIARIES, PERFECT_AUXILIARIES, ROLE_AUXILIARIES, ROLE_QUESTION_WORDS, SYMMETRIC_RELATIONS } from "./alignment-lists.js";
+import { BOTH_WAYS_AFTER_VERB, DETERMINERS, DO_AUXILIARIES, PASSIVE_AUXILIARIES, PERFECT_AUXILIARIES, ROLE_AUXILIARIES, ROLE_QUESTION_WORDS, SYMMETRIC_RELATIONS } from "./alignment-lists.js";
 import { IRREGULAR_VERB_FORMS } from "./irregular-forms.js";
 import { lemmasOf } from "./lexicon.js";
 
@@ -19,6 +19,7 @@ const ASKING = new Set(ROLE_QUESTION_WORDS);
 const AUXILIARY = new Set(ROLE_AUXILIARIES);
 const DO = new Set(DO_AUXILIARIES);
 const PERFECT = new Set(PERFECT_AUXILIARIES);
+const PASSIVE = new Set(PASSIVE_AUXILIARIES);
 const DETERMINER = new Set(DETERMINERS);
 const SYMMETRIC = new Set(SYMMETRIC_RELATIONS);
 const BOTH_WAYS_AFTER = new Set(BOTH_WAYS_AFTER_VERB);
@@ -27,7 +28,7 @@ const BOTH_WAYS_AFTER = new Set(BOTH_WAYS_AFTER_VERB);
 const isModal = (word: string) => AUXILIARY.has(word) && !DO.has(word);
 
 /** A past participle: an irregular verb form, or a word in -ed or -en that the lexicon reads as a form of another ("acquired", "taken", "bought"; not "red", "garden"). */
-const isParticiple = (word: string) => IRREGULAR_VERB_FORMS.has(word) || (/(?:ed|en)$/.test(word) && lemmasOf(word).some((lemma) => lemma !== word));
+export const isParticiple = (word: string) => IRREGULAR_VERB_FORMS.has(word) || (/(?:ed|en)$/.test(word) && lemmasOf(word).some((lemma) => lemma !== word));
 
 /** How many content words after the verb asking for its subject the argument may stand: "export cars to Germany". */
 const ARGUMENT_REACH = 2;
@@ -128,6 +129,55 @@ function objectFollowsModal(subject: RoleWords, object: RoleWords, toSubject: re
   return inOrder && follows(subject.words, subject.positions[subjectVerb], first) && subject.positions[subjectVerb + length] - first === length - 1;
 }
 
+/** What a passive question asks: its verb, the argument it names, and whether it asks for the one acting (the agent). */
+interface PassiveAsked {
+  readonly verb: number;
+  readonly argument: number;
+  readonly asksAgent: boolean;
+}
+
+/**
+ * The passive questions of a side, as content words. "Which company was acquired by Google?" asks for the one acted
+ * on, Google acting ("Which company did Google acquire?"); "Who was Lincoln assassinated by?" and "By whom was Lincoln
+ * assassinated?" ask for the one acting, Lincoln acted on ("Who assassinated Lincoln?").
+ */
+function passiveAsked(s: RoleWords): PassiveAsked[] {
+  const content = (at: number) => s.positions.indexOf(at);
+  const firstAfter = (at: number) => s.positions.findIndex((position) => position > at && follows(s.words, at, position));
+  const byWhom = s.words[0] === "by" && ASKING.has(s.words[1]);
+  return [...afterQuestionWord(s), ...(byWhom ? [2] : [])].flatMap((at): PassiveAsked[] => {
+    if (!PASSIVE.has(s.words[at])) return [];
+    // The verb just after "be", "by" and the one acting after it: "was acquired by Google".
+    const argument = firstAfter(at + 2);
+    if (!byWhom && content(at + 1) >= 0 && isParticiple(s.words[at + 1]) && s.words[at + 2] === "by" && argument >= 0) {
+      return [{ verb: content(at + 1), argument, asksAgent: false }];
+    }
+    // The one acted on just after "be", then the verb, and "by" with no one after it: "was Lincoln assassinated by?".
+    const actedOn = firstAfter(at);
+    const verb = s.positions.findIndex((position, k) => k > actedOn && isParticiple(s.words[position]) && (byWhom || (s.words[position + 1] === "by" && !s.positions.includes(position + 2))));
+    return actedOn >= 0 && verb >= 0 ? [{ verb, argument: actedOn, asksAgent: true }] : [];
+  });
+}
+
+/**
+ * Whether a passive question of `x` asks for the other role than `y` of the same verb and argument: "Who was Lincoln
+ * assassinated by?" / "Who did Lincoln assassinate?", "Which company was acquired by Facebook?" / "Which company
+ * acquired Facebook?", "Who was Lincoln assassinated by?" / "Who was assassinated by Lincoln?". `toY` maps content words of `x` to `y`'s.
+ */
+function passiveAsksOther(x: RoleWords, y: RoleWords, toY: readonly number[]): boolean {
+  return passiveAsked(x).some(({ verb, argument, asksAgent }) => {
+    const yVerb = toY[verb];
+    const yArgument = toY[argument];
+    if (yVerb < 0 || yArgument < 0 || holdsBothWays(x, verb) || holdsBothWays(y, yVerb)) return false;
+    // y asks for the one acting, the one acted on after its verb: "Who assassinated Lincoln?".
+    const asksAgentActive = subjectVerbs(y).includes(yVerb) && yArgument > yVerb && yArgument - yVerb <= ARGUMENT_REACH;
+    // y asks for the one acted on, the one acting named: "Who did Lincoln assassinate?".
+    const asksPatientActive = objectAsked(y).some(([v, named]) => v === yVerb && named === yArgument);
+    const otherPassive = passiveAsked(y).some((other) => other.verb === yVerb && other.argument === yArgument && other.asksAgent !== asksAgent);
+    return (asksAgent ? asksPatientActive : asksAgentActive) || otherPassive;
+  });
+}
+
 /**
  * Whether one side asks for its verb's subject where the other asks for the object, around the same verb, the
  * object side's subject standing just after the verb on the subject side, up to ARGUMENT_REACH content words on
@@ -146,5 +196,5 @@ export function asksOtherRole(a: RoleWords, b: RoleWords, toB: readonly number[]
       return asksSubject && after > 0 && after <= ARGUMENT_REACH && !holdsBothWays(object, verb) && !holdsBothWays(subject, toSubject[verb]);
     });
   };
-  return asksOther(b, a, toB) || asksOther(a, b, toA);
+  return asksOther(b, a, toB) || asksOther(a, b, toA) || passiveAsksOther(a, b, toB) || passiveAsksOther(b, a, toA);
 }

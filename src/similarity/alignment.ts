@@ -12,7 +12,6 @@ import {
   ARITHMETIC_OPERATIONS,
   ARITHMETIC_WORDS,
   COMPOUNDS,
-  CONTEST_VERBS,
   DETERMINERS,
   DIMINISHING_WORDS,
   DIRECTION_WORDS,
@@ -21,10 +20,8 @@ import {
   FRACTION_WORDS,
   FUTURE_AUXILIARIES,
   INABILITY_WORDS,
-  INITIATED_RELATIONS,
   MAX_LONG_QUESTION_WORDS,
   MAX_QUESTION_WORDS,
-  NAMED_CONTEST_VERBS,
   ONE_OF_WORDS,
   OPPOSITE_AFTER_SAME_WORD,
   OPPOSITE_SMALL_WORDS,
@@ -38,7 +35,6 @@ import {
   REPLACED_BY,
   REPLACED_BY_WORD,
   REQUEST_VERBS,
-  ROLE_AUXILIARIES,
   ROUTE_VERBS,
   SHORT_FORMS,
   SPELLED,
@@ -46,7 +42,6 @@ import {
   SUBSTITUTE_FOR,
   SUBSTITUTE_PHRASES,
   SUBSTITUTE_WORDS,
-  SYMMETRIC_RELATIONS,
   SYMMETRIC_WORDS,
   TOWARD_WORDS,
   UNLINKED_OPPOSITES,
@@ -56,6 +51,7 @@ import {
 import { answerKindsDiffer, questionPhraseOf, type QuestionPhrase } from "./alignment-answer-kind.js";
 import { modelsDiffer, modelsOf, type Models } from "./alignment-models.js";
 import { cardinal, numberRun, withoutThousands, wordNumbers } from "./alignment-numbers.js";
+import { clausesOf, swapsArguments, type Clause } from "./alignment-arguments.js";
 import { asksOtherRole } from "./alignment-question-role.js";
 import { scopeDiffers } from "./alignment-scope.js";
 import { readsBothWays, routeOf, routesTurned, type RouteStep } from "./alignment-routes.js";
@@ -85,13 +81,9 @@ const ORDER = new Set(ORDER_WORDS);
 const PAST_AUXILIARY = new Set(PAST_AUXILIARIES);
 const FUTURE_AUXILIARY = new Set(FUTURE_AUXILIARIES);
 const OPENER = new Set(QUESTION_OPENERS);
-const AUXILIARY = new Set(ROLE_AUXILIARIES);
-const NAMED_CONTEST = new Set(NAMED_CONTEST_VERBS);
 const DIMINISHING = new Set(DIMINISHING_WORDS);
 const UNABLE = new Set(INABILITY_WORDS);
 const SYMMETRIC = new Set(SYMMETRIC_WORDS);
-/** Verbs whose two arguments trade places and ask the same: contests, and relations that hold both ways unless one side starts them. */
-const MUTUAL = new Set([...CONTEST_VERBS, ...SYMMETRIC_RELATIONS.filter((verb) => !INITIATED_RELATIONS.includes(verb))]);
 const PRAISE = new Set(PRAISE_SUPERLATIVES);
 const FRACTIONS = new Set(FRACTION_WORDS);
 const ONE_OF = new Set(ONE_OF_WORDS);
@@ -229,6 +221,8 @@ interface Side {
   readonly operations: ReadonlySet<string>;
   /** The auxiliary it asks with when that sets a tense, "did" or "will", or "" (see ownAuxiliary). */
   readonly tense: string;
+  /** Its verbs with who acts and who is acted on (alignment-arguments.ts). */
+  readonly clauses: readonly Clause[];
 }
 
 /**
@@ -249,10 +243,11 @@ function readSide(text: string): Side {
   const digits = (text.match(/\d+(?:[.,]\d+)*/g) ?? []).map(withoutThousands);
   const directions = words.flatMap((word, i) => (DIRECTION.has(word) ? [i] : []));
   const numbers = new Set([...digits, ...wordNumbers(words)]);
+  const content = positions.map((i) => words[i]);
   return {
     facts,
     words,
-    content: positions.map((i) => words[i]),
+    content,
     positions,
     directions,
     numbers,
@@ -267,6 +262,7 @@ function readSide(text: string): Side {
     bothWays: readsBothWays(words),
     operations: operationsOf(words),
     tense: ownAuxiliary(words),
+    clauses: clausesOf({ words, content, positions, facts }),
   };
 }
 
@@ -535,64 +531,6 @@ function sameSlot(toB: readonly number[], i: number, j: number, lengthB: number)
   return before || after;
 }
 
-/** Whether content word `k` of a side opens a noun phrase ("a landlord", "my tenant"). */
-const opensPhrase = (s: Side, k: number) => s.positions[k] > 0 && DETERMINER.has(s.words[s.positions[k] - 1]);
-
-/** Whether content word `k` of a side is a name of one word ("Germany"), a noun phrase of its own. */
-const isName = (s: Side, k: number) => s.facts.entities.has(s.content[k]);
-
-/** Whether content word `k` of a side may be a verb's argument: it opens a noun phrase or is a name. */
-const isArgument = (s: Side, k: number) => opensPhrase(s, k) || isName(s, k);
-
-/**
- * Whether content words `k`, `k + 1`, `k + 2` of a side read "a landlord evict a tenant" or "Germany invade
- * Poland": a noun phrase, its verb (no name: "Google, Apple, Microsoft" is a list) next or up to two small words on
- * ("an extrovert to become", "a landlord have to give"), and the other noun phrase just after the verb; not across
- * clauses ("my fridge is not working but my freezer"); or a bare clause.
- */
-const isClause = (s: Side, k: number) => isBareClause(s, k) || (
-  !isName(s, k + 1) &&
-  isArgument(s, k) &&
-  isArgument(s, k + 2) &&
-  s.positions[k + 1] - s.positions[k] <= 3 &&
-  s.positions[k + 2] === s.positions[k + 1] + (opensPhrase(s, k + 2) ? 2 : 1));
-
-/**
- * Three content words in a row after an auxiliary ("Do cats eat mice?", "How do plants benefit fungi?"): its subject,
- * verb and object, the verb in its base form. Elsewhere such a row is a compound or a list ("Latin-speaking countries",
- * "Do Indians, Pakistanis, Bangladeshis share ...?").
- */
-const isBareClause = (s: Side, k: number) => {
-  const verb = s.content[k + 1];
-  const inRow = AUXILIARY.has(s.words[s.positions[k] - 1] ?? "") && s.positions[k + 1] === s.positions[k] + 1 && s.positions[k + 2] === s.positions[k] + 2;
-  if (!inRow) return false;
-  // Not a word of a name, which a list joins into one ("Do Google, Apple, Microsoft pay well?").
-  const inName = [...s.facts.entities].some((name) => name.includes(verb));
-  return lemmasOf(verb).includes(verb) && !inName && !s.facts.plurals.has(verb);
-};
-
-/** A verb whose two arguments can trade places and ask the same ("Can a pit bull beat a wolf?", "Can a Hindu marry a Muslim?"). */
-const isMutual = (word: string) => SYMMETRIC.has(word) || [word, ...lemmasOf(word)].some((lemma) => MUTUAL.has(lemma));
-
-/** A contest between two names only ("Brazil play Germany"): content words `k` and `k + 2` of a side are names. */
-const isNamedContest = (s: Side, k: number) =>
-  isName(s, k) && isName(s, k + 2) && [s.content[k + 1], ...lemmasOf(s.content[k + 1])].some((lemma) => NAMED_CONTEST.has(lemma));
-
-/**
- * Whether a verb's two arguments trade places: a noun phrase, a word and a noun phrase in a row on one side
- * stand reversed on the other around the same word ("Can a landlord evict a tenant?" / "Can a tenant evict a
- * landlord?"). Only noun phrases around one word: a rewording turns a compound round ("video editing software" /
- * "software to edit videos") or moves a phrase to the front, with no such swap.
- */
-function swapsArguments(a: Side, b: Side, toB: readonly number[]): boolean {
-  return toB.some((j, i) => {
-    if (i + 2 >= toB.length || j < 2 || toB[i + 1] !== j - 1 || toB[i + 2] !== j - 2) return false;
-    const around = a.content[i + 1];
-    if (!sameWord(around, b.content[j - 1]) || isMutual(around) || isNamedContest(a, i)) return false;
-    return isClause(a, i) && isClause(b, j - 2);
-  });
-}
-
 /** How far after a count or an article its noun may stand: past one adjective ("two large pizzas", "a large pizza"). */
 const NOUN_REACH = 2;
 
@@ -789,7 +727,7 @@ export function alignQuestions(textA: string, textB: string): Alignment {
     substitution: questions && replaced && leftA.length === 1 && leftB.length === 1 && matched > 0 && sameSlot(toB, i, j, b.content.length) && !converse,
     wideSubstitution: replaced && leftA.length + leftB.length <= 4 && matched >= 2,
     swapped: crossed && !converse,
-    argumentSwap: questions && (swapsArguments(a, b, toB) || asksOtherRole(a, b, toB)),
+    argumentSwap: questions && (swapsArguments(a, b, toB, sameWord) || asksOtherRole(a, b, toB)),
     superlative: questions && (asksExtremeOfShared(a, b, matchedA) || asksExtremeOfShared(b, a, matchedB)),
     quantity: quantityDiffers(a, b, matchedA, matchedB),
     oppositeSmallWord: hasOppositeSmallWord(a, b) && !converse,

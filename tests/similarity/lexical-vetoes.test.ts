@@ -211,6 +211,16 @@ describe("aligning two questions", () => {
     // No verb after "to" is inflected ("to children").
     ["How do parents explain death to children?", "How do children explain death to parents?", "swapped"],
     ["Should a guy kiss a girl on the first date?", "Should a girl kiss a guy on the first date?", "argumentSwap"],
+    // A passive that keeps an active's order turns its roles round; names of several words are arguments.
+    ["Was Mozart taught by Haydn?", "Did Mozart teach Haydn?", "argumentSwap"],
+    ["Is the mouse chased by the cat?", "Does the mouse chase the cat?", "argumentSwap"],
+    ["Are sharks eaten by orcas?", "Do sharks eat orcas?", "argumentSwap"],
+    ["Has Mozart been taught by Haydn?", "Has Mozart taught Haydn?", "argumentSwap"],
+    ["Did Harry Potter kill Voldemort?", "Did Voldemort kill Harry Potter?", "argumentSwap"],
+    ["Who was Lincoln assassinated by?", "Who did Lincoln assassinate?", "argumentSwap"],
+    ["By whom was Lincoln assassinated?", "Who did Lincoln assassinate?", "argumentSwap"],
+    ["Which company was acquired by Facebook in 2012?", "Which company acquired Facebook in 2012?", "argumentSwap"],
+    ["Who was Lincoln assassinated by?", "Who was assassinated by Lincoln?", "argumentSwap"],
     // "replace" wherever it stands, the passive, and "to" before a name or a plural.
     ["Why did Apple replace Lightning with USB-C?", "Why did Apple replace USB-C with Lightning?", "swapped"],
     ["Can she substitute almond milk with oat milk?", "Can she substitute oat milk with almond milk?", "swapped"],
@@ -386,6 +396,15 @@ describe("aligning two questions", () => {
     ["What do cats eat?", "What does a cat eat?", "argumentSwap"],
     ["Who wrote Hamlet?", "Who did write Hamlet?", "argumentSwap"],
     ["Who was taught by Aristotle?", "Who did Aristotle teach?", "argumentSwap"],
+    // A passive that turns an active's order round asks the same; so does a contest between names.
+    ["Was Mozart taught by Haydn?", "Did Haydn teach Mozart?", "argumentSwap"],
+    ["Are sharks eaten by orcas?", "Do orcas eat sharks?", "argumentSwap"],
+    ["Did Harry Potter kill Voldemort?", "Was Voldemort killed by Harry Potter?", "argumentSwap"],
+    ["Who was Lincoln assassinated by?", "Who assassinated Lincoln?", "argumentSwap"],
+    ["By whom was Lincoln assassinated?", "Who killed Lincoln?", "argumentSwap"],
+    ["Which company was acquired by Facebook in 2012?", "Which company did Facebook acquire in 2012?", "argumentSwap"],
+    ["Who was penicillin discovered by?", "Who discovered penicillin?", "argumentSwap"],
+    ["Did Brazil play Germany in 2014?", "Did Germany play Brazil in 2014?", "argumentSwap"],
     // An auxiliary soon after the question word asks for an object on both sides; "has" is often the verb itself.
     ["What did Einstein discover?", "What discoveries did Einstein make?", "argumentSwap"],
     ["What do vegetarians think about non-vegetarians?", "What do vegans think about non vegetarians?", "argumentSwap"],
