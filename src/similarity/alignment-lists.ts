@@ -15,7 +15,7 @@ import {
   TIME_NOUNS,
 } from "./alignment-answer-kind.js";
 import { NOT_A_MODEL, NOT_BEFORE_A_LETTER, NUMBERED_NOUNS, SIGN_WORDS } from "./alignment-models.js";
-import { AMBIGUOUS_NUMBER_WORDS, ORDINALS, SCALES, TENS, UNITS } from "./alignment-numbers.js";
+import { AMBIGUOUS_NUMBER_WORDS, DENOMINATORS, ORDINALS, SCALES, TENS, UNITS } from "./alignment-numbers.js";
 import { SCOPE_LISTS } from "./alignment-scope.js";
 import { AFTER_SECOND, BEFORE_ABBREVIATION, UNIT_ABBREVIATIONS, UNIT_COMPOUNDS, UNIT_NAMES, UNIT_QUALIFIERS, UNIT_SIGNS } from "./alignment-units.js";
 import { NAME_ALIAS_GROUPS } from "./guard-text.js";
@@ -475,6 +475,7 @@ export const ALIGNMENT_LISTS = {
   tens: TENS,
   scales: SCALES,
   ordinals: ORDINALS,
+  denominators: DENOMINATORS,
   ambiguousNumbers: [...AMBIGUOUS_NUMBER_WORDS],
   unitNames: UNIT_NAMES,
   unitAbbreviations: UNIT_ABBREVIATIONS,

@@ -6,6 +6,11 @@ export const UNITS = "zero one two three four five six seven eight nine ten elev
 export const TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split(" ");
 export const SCALES: Readonly<Record<string, number>> = { dozen: 12, hundred: 100, thousand: 1000, million: 1e6, billion: 1e9 };
 export const ORDINALS: Readonly<Record<string, string>> = { first: "one", second: "two", third: "three", fifth: "five", eighth: "eight", ninth: "nine", twelfth: "twelve" };
+/** The parts a fraction's word cuts a whole into ("two thirds" is 2/3); "second" is a time or a place, never a part. */
+export const DENOMINATORS: Readonly<Record<string, number>> = {
+  half: 2, halves: 2, third: 3, thirds: 3, quarter: 4, quarters: 4, fourth: 4, fourths: 4, fifth: 5, fifths: 5,
+  sixth: 6, sixths: 6, eighth: 8, eighths: 8, tenth: 10, tenths: 10,
+};
 /** Number words that are usually not numbers ("one should", "a second opinion", "at first"), unless part of a longer number. */
 export const AMBIGUOUS_NUMBER_WORDS = new Set(["one", "first", "second"]);
 
@@ -33,6 +38,29 @@ export function numberRun(words: readonly string[], from: number): { value: numb
     } else current += UNITS.includes(base) ? UNITS.indexOf(base) : TENS.indexOf(base) * 10;
   }
   return end === from ? undefined : { value: total + current, end };
+}
+
+/** A fraction's value as the numbers read it, whether written "2/3" or "two thirds": 0.6667. */
+export const fractionValue = (numerator: number, denominator: number) => String(Number((numerator / denominator).toFixed(4)));
+
+/** Two numbers around a slash, not a date's three ("12/25/2020"). */
+const SLASHED = /(?<![\d/.])(\d{1,2})\/(\d{1,2})(?![\d/])/g;
+
+/** The parts a fraction in digits cuts a whole into: not "9/11" nor "4/20", dates and names, nor "7/4". */
+const DIGIT_DENOMINATORS = new Set([2, 3, 4, 5, 6, 8, 10, 16]);
+
+/**
+ * The values of a text's fractions in digits ("2/3" → 0.6667, "3/8" → 0.375), and the text without them for its other
+ * numbers. Only a part of a whole: "iPhone 7/7s" and "24/7" are no fractions.
+ */
+export function digitFractions(text: string): { values: string[]; rest: string } {
+  const values: string[] = [];
+  const rest = text.replace(SLASHED, (whole, numerator: string, denominator: string) => {
+    if (!DIGIT_DENOMINATORS.has(Number(denominator)) || Number(numerator) >= Number(denominator)) return whole;
+    values.push(fractionValue(Number(numerator), Number(denominator)));
+    return " ";
+  });
+  return { values, rest };
 }
 
 /** Whether `words` from `at` read `phrase` ("and a half"). */
@@ -68,12 +96,40 @@ function withHalf(words: readonly string[], from: number, run: { value: number; 
 }
 
 /**
- * Numbers written in words, as values: "two hundred" → 200, "sixteenth" → 16, "one and a half" → 1.5 (see withHalf);
- * a lone "one", "first" or "second" is no number.
+ * The fraction a count and the word after it make, and where it ends: "two thirds" (2/3) and "three quarters" in the
+ * plural; "one third", and "a third" only before "of" ("a third of a cup"; "a third option" is an ordinal).
+ */
+function fractionAt(words: readonly string[], from: number, count: { value: number; end: number }): { value: number; end: number } | undefined {
+  const word = words[count.end] ?? "";
+  if (!Object.hasOwn(DENOMINATORS, word)) return undefined;
+  const plural = word.endsWith("s") && word !== "halves" ? true : word === "halves";
+  const one = count.value === 1 && count.end === from + 1;
+  const fraction = plural ? count.value >= 2 : one && (words[from] === "one" || words[count.end + 1] === "of");
+  return fraction ? { value: count.value / DENOMINATORS[word], end: count.end + 1 } : undefined;
+}
+
+/** The count a word opens: a run of number words, or "a" / "an" as one. */
+function countAt(words: readonly string[], i: number): { value: number; end: number } | undefined {
+  if (words[i] === "a" || words[i] === "an") return { value: 1, end: i + 1 };
+  // The run stops before a fraction's word: "one third" is a count and its part, not 1 + 3.
+  const part = words.findIndex((word, k) => k > i && Object.hasOwn(DENOMINATORS, word));
+  return numberRun(part < 0 ? words : words.slice(0, part), i);
+}
+
+/**
+ * Numbers written in words, as values: "two hundred" → 200, "sixteenth" → 16, "one and a half" → 1.5 (see withHalf),
+ * "two thirds" → 0.6667 (see fractionAt); a lone "one", "first" or "second" is no number.
  */
 export function wordNumbers(words: readonly string[]): string[] {
   const found: string[] = [];
   for (let i = 0; i < words.length; i++) {
+    const count = countAt(words, i);
+    const fraction = count && fractionAt(words, i, count);
+    if (fraction) {
+      found.push(fractionValue(fraction.value, 1));
+      i = fraction.end - 1;
+      continue;
+    }
     const run = numberRun(words, i);
     if (run === undefined) continue;
     const read = withHalf(words, i, run);

@@ -50,7 +50,7 @@ import {
 } from "./alignment-lists.js";
 import { answerKindsDiffer, questionPhraseOf, type QuestionPhrase } from "./alignment-answer-kind.js";
 import { modelsDiffer, modelsOf, type Models } from "./alignment-models.js";
-import { cardinal, numberRun, withoutThousands, wordNumbers } from "./alignment-numbers.js";
+import { cardinal, DENOMINATORS, digitFractions, numberRun, withoutThousands, wordNumbers } from "./alignment-numbers.js";
 import { clausesOf, swapsArguments, type Clause } from "./alignment-arguments.js";
 import { asksOtherRole } from "./alignment-question-role.js";
 import { scopeDiffers } from "./alignment-scope.js";
@@ -239,8 +239,9 @@ function readSide(text: string): Side {
   const words = facts.words;
   // "own" after a determiner or a possessive is no verb ("my own car", "Costco's own brand").
   const isContent = (word: string, i: number) => facts.content.has(word) || (STOPWORD_VERB.has(word) && i > 0 && !DETERMINER.has(words[i - 1]) && !facts.contracted.has(i - 1));
-  const positions = words.flatMap((word, i) => (isContent(word, i) && !WEAK.has(word) && !isNumber(word) && word.length > 1 ? [i] : []));
-  const digits = (text.match(/\d+(?:[.,]\d+)*/g) ?? []).map(withoutThousands);
+  const positions = words.flatMap((word, i) => (isContent(word, i) && !WEAK.has(word) && !isNumber(word) && !isFractionWord(word) && word.length > 1 ? [i] : []));
+  const fractions = digitFractions(text);
+  const digits = [...fractions.values, ...(fractions.rest.match(/\d+(?:[.,]\d+)*/g) ?? []).map(withoutThousands)];
   const directions = words.flatMap((word, i) => (DIRECTION.has(word) ? [i] : []));
   const numbers = new Set([...digits, ...wordNumbers(words)]);
   const content = positions.map((i) => words[i]);
@@ -494,6 +495,12 @@ function wordsAround(words: readonly string[], phrase: string): Array<readonly [
 
 /** Whether a word is a number, in digits or in words ("12", "three"). */
 const isNumber = (word: string) => /^\d/.test(word) || cardinal(word) !== undefined;
+
+/**
+ * A word of a fraction ("thirds", "quarter"), read with the numbers: "two thirds" and "2/3" are one value. Not "half",
+ * which stands alone as no number ("walk half a mile" / "a 0.5-mile walk" keeps it as a word that matches none).
+ */
+const isFractionWord = (word: string) => Object.hasOwn(DENOMINATORS, word) && word !== "half" && word !== "halves";
 
 /** The arithmetic operations asked between two numbers ("times" in "three times four"; not "how many times"). */
 const operationsOf = (words: readonly string[]) =>

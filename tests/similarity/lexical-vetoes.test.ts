@@ -231,6 +231,9 @@ describe("aligning two questions", () => {
     ["What are the symptoms of vitamin D deficiency?", "What are the symptoms of vitamin B12 deficiency?", "modelMismatch"],
     // "and a half" adds half of the number's last scale, or of one.
     ["How many eggs are in a dozen and a half?", "How many eggs are in a dozen?", "numberMismatch"],
+    // A fraction is one value, in digits or in words.
+    ["What is 2/3 as a decimal?", "What is 3/2 as a decimal?", "numberMismatch"],
+    ["How much sugar goes in a third of a batch of 24 cookies?", "How much sugar goes in a batch of 24 cookies?", "numberMismatch"],
     ["Is half a dozen eggs enough for a cake?", "Are 12 eggs enough for a cake?", "numberMismatch"],
     // "own" the verb is a content word, though a stopword elsewhere ("my own car").
     ["Which companies own Instagram?", "Which companies does Instagram own?", "argumentSwap"],
@@ -352,6 +355,12 @@ describe("aligning two questions", () => {
     ["How far does light travel in a second and a half?", "How far does light travel in one and a half seconds?"],
     ["Is two hours and a half enough for the exam?", "Is two and a half hours enough for the exam?"],
     ["How many eggs is one and a half dozen?", "How many eggs are in a dozen and a half?"],
+    ["What is two thirds of 90?", "What's 2/3 of 90?"],
+    ["How many minutes are in three quarters of an hour?", "How many minutes are in 3/4 of an hour?"],
+    ["How many ounces is an eighth of a pound?", "How many ounces are in 1/8 lb?"],
+    ["Is one third bigger than one quarter?", "Is 1/3 bigger than 1/4?"],
+    // "9/11" and "iPhone 7/7s" are no fractions.
+    ["How many people died on 9/11?", "How many people died on 9 11?"],
     // A modal's object is its subject's words in order, not a later word; contests and "swap X with Y" read both ways.
     ["What should pregnant women eat?", "What should women eat during pregnancy?"],
     ["How do you make wine out of grapes?", "How are grapes turned into wine?"],
