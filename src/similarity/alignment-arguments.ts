@@ -52,7 +52,7 @@ const MAX_NAME_WORDS = 3;
  * The names a side writes, each as the run of its content words, in a row, that spell one of its names ("Harry
  * Potter", "Germany"); the longest where runs overlap.
  */
-function namesOf(s: ArgumentWords): number[][] {
+export function namesOf(s: ArgumentWords): number[][] {
   const names: number[][] = [];
   for (let k = 0; k < s.content.length; k++) {
     for (let length = Math.min(MAX_NAME_WORDS, s.content.length - k); length >= 1; length--) {
@@ -89,8 +89,7 @@ function isBareClause(s: ArgumentWords, k: number, inName: (k: number) => boolea
  * - a passive: a noun phrase or a name, a form of "be" before it or before the verb, a past participle, "by" and
  *   the one who acts ("Was Mozart taught by Haydn?", "Is the mouse chased by the cat?").
  */
-export function clausesOf(s: ArgumentWords): Clause[] {
-  const names = namesOf(s);
+export function clausesOf(s: ArgumentWords, names: readonly (readonly number[])[]): Clause[] {
   const nameEndingAt = (k: number) => names.find((name) => name[name.length - 1] === k);
   const nameStartingAt = (k: number) => names.find((name) => name[0] === k);
   const inName = (k: number) => names.some((name) => name.includes(k));

@@ -51,7 +51,7 @@ import {
 import { answerKindsDiffer, questionPhraseOf, type QuestionPhrase } from "./alignment-answer-kind.js";
 import { modelsDiffer, modelsOf, type Models } from "./alignment-models.js";
 import { cardinal, DENOMINATORS, digitFractions, numberRun, withoutThousands, wordNumbers } from "./alignment-numbers.js";
-import { clausesOf, swapsArguments, type Clause } from "./alignment-arguments.js";
+import { clausesOf, namesOf, swapsArguments, type Clause } from "./alignment-arguments.js";
 import { asksOtherRole } from "./alignment-question-role.js";
 import { scopeDiffers } from "./alignment-scope.js";
 import { readsBothWays, routeOf, routesTurned, type RouteStep } from "./alignment-routes.js";
@@ -221,6 +221,8 @@ interface Side {
   readonly operations: ReadonlySet<string>;
   /** The auxiliary it asks with when that sets a tense, "did" or "will", or "" (see ownAuxiliary). */
   readonly tense: string;
+  /** The runs of its content words that spell a name ("harry", "potter"), as indexes (alignment-arguments.ts). */
+  readonly names: readonly (readonly number[])[];
   /** Its verbs with who acts and who is acted on (alignment-arguments.ts). */
   readonly clauses: readonly Clause[];
 }
@@ -245,6 +247,7 @@ function readSide(text: string): Side {
   const directions = words.flatMap((word, i) => (DIRECTION.has(word) ? [i] : []));
   const numbers = new Set([...digits, ...wordNumbers(words)]);
   const content = positions.map((i) => words[i]);
+  const names = namesOf({ words, content, positions, facts });
   return {
     facts,
     words,
@@ -263,7 +266,8 @@ function readSide(text: string): Side {
     bothWays: readsBothWays(words),
     operations: operationsOf(words),
     tense: ownAuxiliary(words),
-    clauses: clausesOf({ words, content, positions, facts }),
+    names,
+    clauses: clausesOf({ words, content, positions, facts }, names),
   };
 }
 
@@ -406,8 +410,14 @@ const mayOpenVerb = (s: Side, at: number) => {
   const next = s.words[at + 1] ?? "";
   const lemmas = lemmasOf(next);
   const inflected = lemmas.length > 0 && !lemmas.includes(next);
-  return !DETERMINER.has(next) && !s.facts.entities.has(next) && !inflected;
+  return !DETERMINER.has(next) && !opensName(s, at + 1) && !inflected;
 };
+
+/** Most words of a name a "to" may stand before: "to South Korea", "to Papua New Guinea". */
+const NAME_WORDS = 3;
+
+/** Whether word `i` of a side opens one of its names ("south" in "to South Korea", "germany"). */
+const opensName = (s: Side, i: number) => Array.from({ length: NAME_WORDS }, (_, n) => s.words.slice(i, i + n + 1).join("")).some((joined) => s.facts.entities.has(joined));
 
 /** Whether the "to" at `at` belongs to a passive, its agent just after ("children are lied to by parents", "listened to more by teachers"). */
 const ofPassive = (s: Side, at: number) => s.words[at] === "to" && s.words.slice(at + 1, at + 3).includes("by");
@@ -422,8 +432,14 @@ const readingOf = (word: string) => (SUBSTITUTE.has(word) ? "substitute" : ORDER
 /** How many words from a direction word a word still stands by it along a route: "convert a decimal number to binary". */
 const NEAR_DIRECTION = 2;
 
-/** Most matched words before a direction word, on each side, whose first is read as a subject that may trade places ("dogs catch the flu from"). */
+/**
+ * Most matched words before a direction word, on each side, whose first is read as a subject that may trade places
+ * ("dogs catch the flu from"), a name counting as one ("South Korea export cars to").
+ */
 const SUBJECT_REACH = 3;
+
+/** How many words content words `span` of a side make, a name of several counting as one. */
+const wordsOf = (s: Side, span: readonly number[]) => span.length - s.names.reduce((extra, name) => extra + (name.length > 1 && name.every((k) => span.includes(k)) ? name.length - 1 : 0), 0);
 
 /**
  * How many words before "than" both sides share as their comparison, nearest first: "faster" in "Python faster than
@@ -470,7 +486,7 @@ function crosses(a: Side, b: Side, toB: readonly number[]): boolean {
         // to apply ..." / "... is used to apply"), only one before a determiner ("give feedback to a student"), nor
         // after one: the verb opens that span ("have to hand his salary to his wife").
         const opensClause = !mayOpenVerb(a, at) && !mayOpenVerb(a, previous) && !mayOpenVerb(b, span.previous) && !ofPassive(a, at) && !ofPassive(b, span.at);
-        const short = opensClause && before.length <= SUBJECT_REACH && span.before.length <= SUBJECT_REACH;
+        const short = opensClause && wordsOf(a, before) <= SUBJECT_REACH && wordsOf(b, span.before) <= SUBJECT_REACH;
         const subject = short && !bothWays ? [toB[before[0]]] : [];
         const lasts = [last, ...subject, ...before.filter(near).map((k) => toB[k])];
         const firsts = [first, ...after.filter(near).map((k) => toB[k])];

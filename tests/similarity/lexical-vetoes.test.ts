@@ -208,6 +208,9 @@ describe("aligning two questions", () => {
     ["Which tech companies has Google acquired?", "Which tech companies acquired Google?", "argumentSwap"],
     ["Who has Obama pardoned?", "Who has pardoned Obama?", "argumentSwap"],
     ["How long did it take to build?", "How long will it take to build?", "oppositeSmallWord"],
+    // A name counts as one word of the subject, and a "to" before a name of several words opens no verb.
+    ["Does Japan export cars to South Korea?", "Does South Korea export cars to Japan?", "swapped"],
+    ["Does Canada sell oil to the United States?", "Does the United States sell oil to Canada?", "swapped"],
     // No verb after "to" is inflected ("to children").
     ["How do parents explain death to children?", "How do children explain death to parents?", "swapped"],
     ["Should a guy kiss a girl on the first date?", "Should a girl kiss a guy on the first date?", "argumentSwap"],
