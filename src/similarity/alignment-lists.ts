@@ -124,11 +124,12 @@ export const SUBSTITUTE_PHRASES: Readonly<Record<string, string>> = {
 /**
  * A verb, not the noun written the same ("a substitute for sugar", "Substitute teachers ...", "the exchange rate
  * for"): its base forms after a pronoun, "to", "please" or a modal ("Can I substitute", "how to swap", "Can she
- * trade"), its other forms anywhere ("substituting", "traded"). Up to three spaces before it: a longer run would make
- * the look back cost the square of its length.
+ * trade"), its other forms anywhere ("substituting", "traded"); `atStart`, its base forms opening the text too ("Swap
+ * butter for oil in brownies"). Up to three spaces before it: a longer run would make the look back cost the square of
+ * its length.
  */
-const asVerb = (base: readonly string[], inflected: readonly string[]) =>
-  String.raw`(?:(?<=\b(?:i|you|we|they|he|she|it|one|people|to|please|can|could|should|must|will|would|may|might|shall)\s{1,3})(?:${base.join("|")})|\b(?:${inflected.join("|")}))\b`;
+const asVerb = (base: readonly string[], inflected: readonly string[], { atStart = false } = {}) =>
+  String.raw`(?:(?<=${atStart ? String.raw`^\s{0,3}|` : ""}\b(?:i|you|we|they|he|she|it|one|people|to|please|can|could|should|must|will|would|may|might|shall)\s{1,3})(?:${base.join("|")})|\b(?:${inflected.join("|")}))\b`;
 
 /** "replace", never a noun, wherever it stands ("Why did Apple replace Lightning with USB-C?"). */
 const REPLACE_FORMS = String.raw`\b(?:replace|replaces|replaced|replacing)\b`;
@@ -171,7 +172,7 @@ export const REPLACED_BY: ReadonlyArray<readonly [RegExp, string]> = [
   ],
   [
     new RegExp(
-      String.raw`(${asVerb(["exchange", "exchanges", "trade", "trades", "swap", "swaps"], ["exchanged", "exchanging", "traded", "trading", "swapped", "swapping"])}(?!\s+with\b)${FIRST_ARGUMENT})\s+for\b`,
+      String.raw`(${asVerb(["exchange", "exchanges", "trade", "trades", "swap", "swaps"], ["exchanged", "exchanging", "traded", "trading", "swapped", "swapping"], { atStart: true })}(?!\s+with\b)${FIRST_ARGUMENT})\s+for\b`,
       "giu",
     ),
     `$1 ${REPLACED_BY_WORD}`,

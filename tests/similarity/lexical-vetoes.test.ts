@@ -226,6 +226,7 @@ describe("aligning two questions", () => {
     ["Who was Lincoln assassinated by?", "Who was assassinated by Lincoln?", "argumentSwap"],
     // "replace" wherever it stands, the passive, and "to" before a name or a plural.
     ["Why did Apple replace Lightning with USB-C?", "Why did Apple replace USB-C with Lightning?", "swapped"],
+    ["Swap butter for oil in brownies: what ratio?", "Swap oil for butter in brownies: what ratio?", "swapped"],
     ["Can she substitute almond milk with oat milk?", "Can she substitute oat milk with almond milk?", "swapped"],
     ["Can honey be substituted for sugar in bread?", "Can sugar be substituted for honey in bread?", "swapped"],
     ["Can sugar be replaced with honey?", "Can honey be replaced with sugar?", "swapped"],
