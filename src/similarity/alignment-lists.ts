@@ -29,6 +29,9 @@ export const REPLACED_BY_WORD = "replacedby";
 /** Stopwords read as content words where they are verbs ("Which companies own Instagram?" / "Who owns Instagram?"): not after a determiner ("my own car"). */
 export const STOPWORD_VERBS: readonly string[] = ["own"];
 
+/** Words that take the whole of the word after them: "a room" / "a whole house" replaces "room" by "house". */
+export const WHOLE_WORDS: readonly string[] = ["whole", "entire"];
+
 /** Words a rewording adds or drops without changing what is asked. */
 export const WEAK_WORDS: readonly string[] = [
   // A substitute's direction word, read by its place ("X instead of Y"), not a word a rewording replaces ("Y replaced with X").
@@ -422,6 +425,7 @@ export const PHRASAL_VERBS: Readonly<Record<string, string>> = {
 /** Every hand-written list the alignment reads, for the digest that versions them with the vetoes chosen. */
 export const ALIGNMENT_LISTS = {
   weak: WEAK_WORDS,
+  whole: WHOLE_WORDS,
   stopwordVerbs: STOPWORD_VERBS,
   maxQuestionWords: MAX_QUESTION_WORDS,
   maxLongQuestionWords: MAX_LONG_QUESTION_WORDS,

@@ -46,6 +46,7 @@ import {
   TOWARD_WORDS,
   UNLINKED_OPPOSITES,
   WEAK_WORDS,
+  WHOLE_WORDS,
   YEAR_PREPOSITIONS,
 } from "./alignment-lists.js";
 import { answerKindsDiffer, questionPhraseOf, type QuestionPhrase } from "./alignment-answer-kind.js";
@@ -547,11 +548,28 @@ function hasOppositeSmallWord(a: Side, b: Side): boolean {
   return OPPOSITE_SMALL_WORDS.some(([x, y]) => exclusive(x, y)) || OPPOSITE_AFTER_SAME_WORD.some(sameAround) || otherOperation || otherTense;
 }
 
-/** Whether word `i` of one side and word `j` of the other sit between the same matched words (or at the same end). */
-function sameSlot(toB: readonly number[], i: number, j: number, lengthB: number): boolean {
-  const before = i === 0 ? j === 0 : toB[i - 1] === j - 1;
+/**
+ * Whether word `i` of one side and word `j` of the other sit between the same matched words (or at the same end), a
+ * word that says "whole" just before either standing aside (`opensI`, `opensJ`: "a room" / "a whole house").
+ */
+function sameSlot(toB: readonly number[], i: number, j: number, lengthB: number, opensI = 0, opensJ = 0): boolean {
+  const [firstI, firstJ] = [i - opensI, j - opensJ];
+  const before = firstI === 0 ? firstJ === 0 : toB[firstI - 1] === firstJ - 1;
   const after = i === toB.length - 1 ? j === lengthB - 1 : toB[i + 1] === j + 1;
   return before || after;
+}
+
+/** Words that take the whole of the next one ("a whole house", "the entire house"). */
+const WHOLE = new Set(WHOLE_WORDS);
+
+/**
+ * The content words of a side left for a substitution: its unmatched ones but a "whole" or an "entire" just before
+ * another unmatched one ("a room" / "a whole house" replaces "room" by "house"; "a slice" / "a whole pizza" stays
+ * "slice" against "whole").
+ */
+function leftForSubstitution(s: Side, unmatched: (k: number) => boolean): number[] {
+  const opensOther = (k: number) => WHOLE.has(s.content[k]) && unmatched(k + 1) && s.positions[k + 1] === s.positions[k] + 1;
+  return s.content.flatMap((_, k) => (unmatched(k) && !opensOther(k) ? [k] : []));
 }
 
 /** How far after a count or an article its noun may stand: past one adjective ("two large pizzas", "a large pizza"). */
@@ -570,8 +588,8 @@ function countsSeveralOfOne(x: Side, y: Side): boolean {
     return y.words.some((one, m) => {
       // An article before a count counts no one thing ("an 8-year-old", "a 3 day trip").
       if (!ONE_OF.has(one) || y.words[m - 1] === "than" || /^\d/.test(y.words[m + 1] ?? "") || numberRun(y.words, m + 1)) return false;
-      // The noun in the plural against the singular: a word both write alike is no count of one ("a good score").
-      return y.words.slice(m + 1, m + 1 + NOUN_REACH).some((other) => counted.some((noun) => other !== noun && stem(other) === stem(noun)));
+      // The noun in the plural against the singular ("glasses" / "glass"): a word both write alike is no count of one ("a good score").
+      return y.words.slice(m + 1, m + 1 + NOUN_REACH).some((other) => counted.some((noun) => other !== noun && (stem(other) === stem(noun) || lemmasOf(noun).includes(other))));
     });
   });
 }
@@ -706,6 +724,16 @@ const diminishes = (s: Side) => s.words.some((word) => DIMINISHING.has(word)) &&
 export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "argumentSwap", "quantity", "superlative", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "modelMismatch", "rank", "unitMismatch", "yearOneSided", "answerKind", "conversion"] as const;
 export type AlignmentVeto = (typeof ALIGNMENT_VETOES)[number];
 
+/** Whether one content word of `a` is replaced by one of `b` in the same place (sameSlot), the rest matched. */
+function substituted(a: Side, b: Side, toB: readonly number[], used: ReadonlySet<number>): boolean {
+  const leftA = leftForSubstitution(a, (k) => toB[k] < 0);
+  const leftB = leftForSubstitution(b, (k) => !used.has(k));
+  if (leftA.length !== 1 || leftB.length !== 1) return false;
+  const [i, j] = [leftA[0], leftB[0]];
+  const opens = (s: Side, k: number) => Number(k > 0 && WHOLE.has(s.content[k - 1]) && s.positions[k] === s.positions[k - 1] + 1 && (s === a ? toB[k - 1] < 0 : !used.has(k - 1)));
+  return sameSlot(toB, i, j, b.content.length, opens(a, i), opens(b, j));
+}
+
 /** Aligns two questions (see the module's comment). */
 export function alignQuestions(textA: string, textB: string): Alignment {
   const a = side(textA);
@@ -730,8 +758,6 @@ export function alignQuestions(textA: string, textB: string): Alignment {
   const leftA = a.content.filter((_, i) => toB[i] < 0);
   const leftB = b.content.filter((_, j) => !used.has(j));
   const matched = toB.filter((j) => j >= 0).length;
-  const i = toB.indexOf(-1);
-  const j = b.content.findIndex((_, k) => !used.has(k));
   const replaced = leftA.length > 0 && leftB.length > 0;
   // A rewording moves and replaces words freely in a long statement, not in a question or a request (MAX_QUESTION_WORDS).
   const longest = Math.max(a.content.length, b.content.length);
@@ -747,7 +773,7 @@ export function alignQuestions(textA: string, textB: string): Alignment {
   return {
     unmatched: [leftA, leftB],
     antonym: antonym && !converse,
-    substitution: questions && replaced && leftA.length === 1 && leftB.length === 1 && matched > 0 && sameSlot(toB, i, j, b.content.length) && !converse,
+    substitution: questions && replaced && substituted(a, b, toB, used) && matched > 0 && !converse,
     wideSubstitution: replaced && leftA.length + leftB.length <= 4 && matched >= 2,
     swapped: crossed && !converse,
     argumentSwap: questions && (swapsArguments(a, b, toB, sameWord) || asksOtherRole(a, b, toB)),

@@ -235,6 +235,9 @@ describe("aligning two questions", () => {
     ["What are the symptoms of vitamin D deficiency?", "What are the symptoms of vitamin B12 deficiency?", "modelMismatch"],
     // "and a half" adds half of the number's last scale, or of one.
     ["How many eggs are in a dozen and a half?", "How many eggs are in a dozen?", "numberMismatch"],
+    // A room against a whole house: "whole" stands aside; the plural's lemma ("glasses") counts several of one.
+    ["How long does it take to paint a bedroom?", "How long does it take to paint an entire house?", "substitution"],
+    ["Is one glass of milk a day enough?", "Is two glasses of milk a day enough?", "quantity"],
     // A fraction is one value, in digits or in words.
     ["What is 2/3 as a decimal?", "What is 3/2 as a decimal?", "numberMismatch"],
     ["How much sugar goes in a third of a batch of 24 cookies?", "How much sugar goes in a batch of 24 cookies?", "numberMismatch"],
@@ -360,6 +363,8 @@ describe("aligning two questions", () => {
     ["Is two hours and a half enough for the exam?", "Is two and a half hours enough for the exam?"],
     ["How many eggs is one and a half dozen?", "How many eggs are in a dozen and a half?"],
     ["What is two thirds of 90?", "What's 2/3 of 90?"],
+    ["How do I delete a folder?", "How do I delete a whole folder?"],
+    ["How many calories are in a whole pizza?", "How many calories are in an entire pizza?"],
     ["How many minutes are in three quarters of an hour?", "How many minutes are in 3/4 of an hour?"],
     ["How many ounces is an eighth of a pound?", "How many ounces are in 1/8 lb?"],
     ["Is one third bigger than one quarter?", "Is 1/3 bigger than 1/4?"],
