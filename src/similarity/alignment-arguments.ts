@@ -11,9 +11,11 @@ import {
   INITIATED_RELATIONS,
   NAMED_CONTEST_VERBS,
   PASSIVE_AUXILIARIES,
+  PAST_EVENT_AUXILIARIES,
   ROLE_AUXILIARIES,
   SYMMETRIC_RELATIONS,
   SYMMETRIC_WORDS,
+  WINNING_VERBS,
 } from "./alignment-lists.js";
 import { isParticiple, type RoleWords } from "./alignment-question-role.js";
 import type { QuestionFacts } from "./guard-text.js";
@@ -32,12 +34,16 @@ export interface Clause {
   readonly patient: readonly number[];
   /** Whether both arguments are names ("Brazil play Germany"). */
   readonly betweenNames: boolean;
+  /** Whether it tells a past event: "did", "was" or "were" before its first argument, or its verb in -ed ("Did Ali defeat Foreman?"). */
+  readonly past: boolean;
 }
 
 const DETERMINER = new Set(DETERMINERS);
 const AUXILIARY = new Set(ROLE_AUXILIARIES);
 const PASSIVE = new Set(PASSIVE_AUXILIARIES);
 const NAMED_CONTEST = new Set(NAMED_CONTEST_VERBS);
+const WINNING = new Set(WINNING_VERBS);
+const PAST_EVENT = new Set(PAST_EVENT_AUXILIARIES);
 const SYMMETRIC = new Set(SYMMETRIC_WORDS);
 /** Contests and relations that hold both ways, but for the ones somebody starts ("date", "kiss"). */
 const MUTUAL = new Set([...CONTEST_VERBS, ...SYMMETRIC_RELATIONS.filter((verb) => !INITIATED_RELATIONS.includes(verb))]);
@@ -96,8 +102,12 @@ export function clausesOf(s: ArgumentWords, names: readonly (readonly number[])[
   const before = (k: number) => (opensPhrase(s, k) ? [k] : nameEndingAt(k));
   const after = (k: number) => (opensPhrase(s, k) ? [k] : nameStartingAt(k));
   const clauses: Clause[] = [];
-  const add = (agent: readonly number[], verb: number, patient: readonly number[]) =>
-    clauses.push({ agent, verb, patient, betweenNames: [...agent, ...patient].every(inName) });
+  const add = (agent: readonly number[], verb: number, patient: readonly number[]) => {
+    const first = Math.min(agent[0], patient[0]);
+    const opensAt = s.positions[first] - (opensPhrase(s, first) ? 1 : 0);
+    const past = PAST_EVENT.has(s.words[opensAt - 1]) || s.content[verb].endsWith("ed");
+    clauses.push({ agent, verb, patient, betweenNames: [...agent, ...patient].every(inName), past });
+  };
   for (let verb = 1; verb + 1 < s.content.length; verb++) {
     if (inName(verb)) continue;
     if (isBareClause(s, verb - 1, inName)) add([verb - 1], verb, [verb + 1]);
@@ -123,9 +133,16 @@ export function clausesOf(s: ArgumentWords, names: readonly (readonly number[])[
 /** A verb whose two arguments can trade places and ask the same ("Can a pit bull beat a wolf?", "Can a Hindu marry a Muslim?", "How is the brain different from the mind?"). */
 const isMutual = (word: string) => SYMMETRIC.has(word) || [word, ...lemmasOf(word)].some((lemma) => MUTUAL.has(lemma));
 
-/** Whether a clause reads the same with its arguments turned round: a mutual verb, or a contest between two names ("Brazil play Germany"). */
-const readsBothWays = (s: ArgumentWords, clause: Clause) =>
-  isMutual(s.content[clause.verb]) || (clause.betweenNames && [s.content[clause.verb], ...lemmasOf(s.content[clause.verb])].some((lemma) => NAMED_CONTEST.has(lemma)));
+/**
+ * Whether a clause reads the same with its arguments turned round: a mutual verb, or a contest between two names
+ * ("Brazil play Germany"); not a win between names told in the past ("Did Ali defeat Foreman?": one event, one winner).
+ */
+function readsBothWays(s: ArgumentWords, clause: Clause): boolean {
+  const verb = s.content[clause.verb];
+  const lemmas = [verb, ...lemmasOf(verb)];
+  if (clause.betweenNames && clause.past && lemmas.some((lemma) => WINNING.has(lemma))) return false;
+  return isMutual(verb) || (clause.betweenNames && lemmas.some((lemma) => NAMED_CONTEST.has(lemma)));
+}
 
 /** A side's words with its clauses, read once with the side. */
 export interface ClauseSide extends ArgumentWords {

@@ -249,6 +249,15 @@ export const BOTH_WAYS_AFTER_VERB: readonly string[] = ["with", "against", "alon
  */
 export const CONTEST_VERBS: readonly string[] = ["beat", "defeat", "fight", "debate"];
 
+/**
+ * Contests with a winner: between names and told in the past, one event whose winner turns round with its arguments
+ * ("Did Ali defeat Foreman in 1974?" / "Did Foreman defeat Ali in 1974?"), though a fight both fought does not.
+ */
+export const WINNING_VERBS: readonly string[] = ["beat", "defeat"];
+
+/** What tells a past event before a clause's first argument: "Did Ali defeat Foreman?", "Was Foreman defeated by Ali?". */
+export const PAST_EVENT_AUXILIARIES: readonly string[] = ["did", "was", "were"];
+
 /** Verbs that are contests between two names only ("When did Brazil play Germany?"; "Can a PS4 play Xbox games?" is none). */
 export const NAMED_CONTEST_VERBS: readonly string[] = ["play", "face"];
 
@@ -443,6 +452,8 @@ export const ALIGNMENT_LISTS = {
   bothWays: BOTH_WAYS_WORDS,
   symmetric: SYMMETRIC_WORDS,
   contests: CONTEST_VERBS,
+  winning: WINNING_VERBS,
+  pastEvent: PAST_EVENT_AUXILIARIES,
   namedContests: NAMED_CONTEST_VERBS,
   initiated: INITIATED_RELATIONS,
   roles: { questionWords: ROLE_QUESTION_WORDS, auxiliaries: ROLE_AUXILIARIES, perfect: PERFECT_AUXILIARIES, doAuxiliaries: DO_AUXILIARIES, passive: PASSIVE_AUXILIARIES, symmetric: SYMMETRIC_RELATIONS, bothWaysAfter: BOTH_WAYS_AFTER_VERB },

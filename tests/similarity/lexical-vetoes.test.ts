@@ -220,6 +220,9 @@ describe("aligning two questions", () => {
     ["Are sharks eaten by orcas?", "Do sharks eat orcas?", "argumentSwap"],
     ["Has Mozart been taught by Haydn?", "Has Mozart taught Haydn?", "argumentSwap"],
     ["Did Harry Potter kill Voldemort?", "Did Voldemort kill Harry Potter?", "argumentSwap"],
+    // A win between names told in the past has one winner.
+    ["Did Napoleon defeat Wellington at Waterloo?", "Did Wellington defeat Napoleon at Waterloo?", "argumentSwap"],
+    ["Was Foreman defeated by Ali in 1974?", "Did Foreman defeat Ali in 1974?", "argumentSwap"],
     ["Who was Lincoln assassinated by?", "Who did Lincoln assassinate?", "argumentSwap"],
     ["By whom was Lincoln assassinated?", "Who did Lincoln assassinate?", "argumentSwap"],
     ["Which company was acquired by Facebook in 2012?", "Which company acquired Facebook in 2012?", "argumentSwap"],
@@ -423,6 +426,8 @@ describe("aligning two questions", () => {
     ["Which company was acquired by Facebook in 2012?", "Which company did Facebook acquire in 2012?", "argumentSwap"],
     ["Who was penicillin discovered by?", "Who discovered penicillin?", "argumentSwap"],
     ["Did Brazil play Germany in 2014?", "Did Germany play Brazil in 2014?", "argumentSwap"],
+    ["Did Ali fight Foreman in 1974?", "Did Foreman fight Ali in 1974?", "argumentSwap"],
+    ["Can Goku beat Superman?", "Can Superman beat Goku?", "argumentSwap"],
     // An auxiliary soon after the question word asks for an object on both sides; "has" is often the verb itself.
     ["What did Einstein discover?", "What discoveries did Einstein make?", "argumentSwap"],
     ["What do vegetarians think about non-vegetarians?", "What do vegans think about non vegetarians?", "argumentSwap"],
