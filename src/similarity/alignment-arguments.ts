@@ -15,6 +15,7 @@ import {
   ROLE_AUXILIARIES,
   SYMMETRIC_RELATIONS,
   SYMMETRIC_WORDS,
+  VERB_PREPOSITIONS,
   WINNING_VERBS,
 } from "./alignment-lists.js";
 import { isParticiple, type RoleWords } from "./alignment-question-role.js";
@@ -43,6 +44,7 @@ const AUXILIARY = new Set(ROLE_AUXILIARIES);
 const PASSIVE = new Set(PASSIVE_AUXILIARIES);
 const NAMED_CONTEST = new Set(NAMED_CONTEST_VERBS);
 const WINNING = new Set(WINNING_VERBS);
+const VERB_PREPOSITION = new Set(VERB_PREPOSITIONS);
 const PAST_EVENT = new Set(PAST_EVENT_AUXILIARIES);
 const SYMMETRIC = new Set(SYMMETRIC_WORDS);
 /** Contests and relations that hold both ways, but for the ones somebody starts ("date", "kiss"). */
@@ -116,7 +118,10 @@ export function clausesOf(s: ArgumentWords, names: readonly (readonly number[])[
     const secondAt = s.positions[verb + 1] - (opensPhrase(s, verb + 1) ? 1 : 0);
     const first = before(verb - 1);
     const second = after(verb + 1);
-    if (first && second && at - s.positions[verb - 1] <= 3 && secondAt === at + 1) add(first, verb, second);
+    // The second phrase just after the verb, or after one preposition that keeps who acts ("work for Lucius Fox"); not
+    // after a participle, which qualifies the first ("the database used for Quora").
+    const objectAt = secondAt === at + 1 || (secondAt === at + 2 && VERB_PREPOSITION.has(s.words[at + 1]) && !isParticiple(s.words[at]));
+    if (first && second && at - s.positions[verb - 1] <= 3 && objectAt) add(first, verb, second);
     if (isParticiple(s.words[at]) && s.words[at + 1] === "by" && secondAt === at + 2) {
       // A passive's arguments may be bare nouns too ("Are sharks eaten by orcas?"): "be" and "by" mark them.
       const patient = first ?? [verb - 1];

@@ -255,6 +255,12 @@ export const CONTEST_VERBS: readonly string[] = ["beat", "defeat", "fight", "deb
  */
 export const WINNING_VERBS: readonly string[] = ["beat", "defeat"];
 
+/**
+ * Prepositions between a verb and its second argument that keep who acts on whom: "Does Bruce Wayne work for Lucius
+ * Fox?", "Did Brutus vote for Caesar?", "Does a cat rely on its owner?"; not "with" or "against", which read both ways.
+ */
+export const VERB_PREPOSITIONS: readonly string[] = ["for", "on", "about", "at"];
+
 /** What tells a past event before a clause's first argument: "Did Ali defeat Foreman?", "Was Foreman defeated by Ali?". */
 export const PAST_EVENT_AUXILIARIES: readonly string[] = ["did", "was", "were"];
 
@@ -454,6 +460,7 @@ export const ALIGNMENT_LISTS = {
   contests: CONTEST_VERBS,
   winning: WINNING_VERBS,
   pastEvent: PAST_EVENT_AUXILIARIES,
+  verbPrepositions: VERB_PREPOSITIONS,
   namedContests: NAMED_CONTEST_VERBS,
   initiated: INITIATED_RELATIONS,
   roles: { questionWords: ROLE_QUESTION_WORDS, auxiliaries: ROLE_AUXILIARIES, perfect: PERFECT_AUXILIARIES, doAuxiliaries: DO_AUXILIARIES, passive: PASSIVE_AUXILIARIES, symmetric: SYMMETRIC_RELATIONS, bothWaysAfter: BOTH_WAYS_AFTER_VERB },

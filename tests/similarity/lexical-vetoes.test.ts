@@ -220,6 +220,9 @@ describe("aligning two questions", () => {
     ["Are sharks eaten by orcas?", "Do sharks eat orcas?", "argumentSwap"],
     ["Has Mozart been taught by Haydn?", "Has Mozart taught Haydn?", "argumentSwap"],
     ["Did Harry Potter kill Voldemort?", "Did Voldemort kill Harry Potter?", "argumentSwap"],
+    // One preposition may stand between the verb and its second argument.
+    ["Did Brutus vote for Caesar?", "Did Caesar vote for Brutus?", "argumentSwap"],
+    ["Does a cat rely on its owner?", "Does an owner rely on its cat?", "argumentSwap"],
     // A win between names told in the past has one winner.
     ["Did Napoleon defeat Wellington at Waterloo?", "Did Wellington defeat Napoleon at Waterloo?", "argumentSwap"],
     ["Was Foreman defeated by Ali in 1974?", "Did Foreman defeat Ali in 1974?", "argumentSwap"],
@@ -428,6 +431,8 @@ describe("aligning two questions", () => {
     ["Did Brazil play Germany in 2014?", "Did Germany play Brazil in 2014?", "argumentSwap"],
     ["Did Ali fight Foreman in 1974?", "Did Foreman fight Ali in 1974?", "argumentSwap"],
     ["Can Goku beat Superman?", "Can Superman beat Goku?", "argumentSwap"],
+    ["What is the database used by Quora?", "What is the database used for Quora?", "argumentSwap"],
+    ["Does Apple compete with Samsung?", "Does Samsung compete with Apple?", "argumentSwap"],
     // An auxiliary soon after the question word asks for an object on both sides; "has" is often the verb itself.
     ["What did Einstein discover?", "What discoveries did Einstein make?", "argumentSwap"],
     ["What do vegetarians think about non-vegetarians?", "What do vegans think about non vegetarians?", "argumentSwap"],
