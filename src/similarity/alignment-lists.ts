@@ -310,6 +310,9 @@ export const OPPOSITE_SMALL_WORDS: ReadonlyArray<readonly [string, string]> = [
   // "How much salt is too much?" / "... too little?": the phrase, where "much" alone also asks how much.
   ["too much", "too little"],
   ["too many", "too few"],
+  // A limit's side: "a drone over 250 grams" / "under 250 grams", "above freezing" / "below freezing".
+  ["over", "under"],
+  ["above", "below"],
 ];
 
 /**

@@ -201,6 +201,7 @@ describe("aligning two questions", () => {
     ["What is eight divided by two?", "What is eight minus two?", "oppositeSmallWord"],
     ["Does blood flow into the heart through veins?", "Does blood flow out of the heart through veins?", "oppositeSmallWord"],
     ["When did the iPhone come out?", "When will the iPhone come out?", "oppositeSmallWord"],
+    ["Do I need a license for a drone over 250 grams?", "Do I need a license for a drone under 250 grams?", "oppositeSmallWord"],
     // Three content words in a row after an auxiliary: subject, verb, object; a relation one side starts.
     ["Do cats eat mice?", "Do mice eat cats?", "argumentSwap"],
     // A noun of three words after "what"; "has" before a past participle asks for the object.
