@@ -35,7 +35,10 @@ export interface Clause {
   readonly patient: readonly number[];
   /** Whether both arguments are names ("Brazil play Germany"). */
   readonly betweenNames: boolean;
-  /** Whether it tells a past event: "did", "was" or "were" before its first argument, or its verb in -ed ("Did Ali defeat Foreman?"). */
+  /**
+   * Whether it tells a past event: "did", "was" or "were" before its first argument ("Did Ali defeat Foreman?", "Was
+   * Foreman defeated by Ali?"), or its verb in -ed ("Ali defeated Foreman"); a past in another form ("beaten") is not read.
+   */
   readonly past: boolean;
 }
 
@@ -62,7 +65,9 @@ const MAX_NAME_WORDS = 3;
  */
 export function namesOf(s: ArgumentWords): number[][] {
   const names: number[][] = [];
+  const entities = [...s.facts.entities];
   for (let k = 0; k < s.content.length; k++) {
+    if (!entities.some((entity) => entity.startsWith(s.content[k]))) continue;
     for (let length = Math.min(MAX_NAME_WORDS, s.content.length - k); length >= 1; length--) {
       const run = Array.from({ length }, (_, n) => k + n);
       const inRow = run.every((m, n) => n === 0 || s.positions[m] === s.positions[m - 1] + 1);
@@ -98,9 +103,12 @@ function isBareClause(s: ArgumentWords, k: number, inName: (k: number) => boolea
  *   the one who acts ("Was Mozart taught by Haydn?", "Is the mouse chased by the cat?").
  */
 export function clausesOf(s: ArgumentWords, names: readonly (readonly number[])[]): Clause[] {
-  const nameEndingAt = (k: number) => names.find((name) => name[name.length - 1] === k);
-  const nameStartingAt = (k: number) => names.find((name) => name[0] === k);
-  const inName = (k: number) => names.some((name) => name.includes(k));
+  // The name each content word belongs to, if any.
+  const nameOf: Array<readonly number[] | undefined> = s.content.map(() => undefined);
+  for (const name of names) for (const k of name) nameOf[k] = name;
+  const nameEndingAt = (k: number) => (nameOf[k]?.at(-1) === k ? nameOf[k] : undefined);
+  const nameStartingAt = (k: number) => (nameOf[k]?.[0] === k ? nameOf[k] : undefined);
+  const inName = (k: number) => nameOf[k] !== undefined;
   const before = (k: number) => (opensPhrase(s, k) ? [k] : nameEndingAt(k));
   const after = (k: number) => (opensPhrase(s, k) ? [k] : nameStartingAt(k));
   const clauses: Clause[] = [];
@@ -166,15 +174,14 @@ const landsIn = (toOther: readonly number[], argument: readonly number[], otherA
  * the verb's forms apart from other words.
  */
 export function swapsArguments(a: ClauseSide, b: ClauseSide, toB: readonly number[], sameWord: (x: string, y: string) => boolean): boolean {
+  const toA = b.content.map((_, j) => toB.indexOf(j));
+  // Each argument's words land in the other's, read from either side: "Harry" and "Harry Potter" name one person.
+  const traded = (x: Clause, y: Clause) =>
+    (landsIn(toB, x.agent, y.patient) && landsIn(toB, x.patient, y.agent)) || (landsIn(toA, y.agent, x.patient) && landsIn(toA, y.patient, x.agent));
   return a.clauses.some((x) =>
     b.clauses.some(
       (y) =>
-        toB[x.verb] === y.verb &&
-        sameWord(a.content[x.verb], b.content[y.verb]) &&
-        !readsBothWays(a, x) &&
-        !readsBothWays(b, y) &&
-        landsIn(toB, x.agent, y.patient) &&
-        landsIn(toB, x.patient, y.agent),
+        toB[x.verb] === y.verb && sameWord(a.content[x.verb], b.content[y.verb]) && !readsBothWays(a, x) && !readsBothWays(b, y) && traded(x, y),
     ),
   );
 }

@@ -211,6 +211,12 @@ export const BOTH_WAYS_WORDS: readonly string[] = [
   "different", "differ", "differs", "difference", "or",
 ];
 
+/**
+ * Relations before "to" that hold both ways, so a clause's subject and the word after "to" may trade places: "Is Los
+ * Angeles close to San Diego?" / "Is San Diego close to Los Angeles?", "Is Trump married to Melania?".
+ */
+export const SYMMETRIC_BEFORE_TO: readonly string[] = ["close", "closer", "near", "nearer", "next", "adjacent", "married", "engaged", "related", "connected", "linked"];
+
 /** Comparisons before "than" that read the same both ways: "Python different than Java" asks of "Java different than Python". */
 export const SYMMETRIC_WORDS: readonly string[] = ["different", "differ", "differs"];
 
@@ -460,6 +466,7 @@ export const ALIGNMENT_LISTS = {
   routeVerbs: ROUTE_VERBS,
   bothWays: BOTH_WAYS_WORDS,
   symmetric: SYMMETRIC_WORDS,
+  symmetricBeforeTo: SYMMETRIC_BEFORE_TO,
   contests: CONTEST_VERBS,
   winning: WINNING_VERBS,
   pastEvent: PAST_EVENT_AUXILIARIES,

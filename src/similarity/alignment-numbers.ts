@@ -6,10 +6,13 @@ export const UNITS = "zero one two three four five six seven eight nine ten elev
 export const TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split(" ");
 export const SCALES: Readonly<Record<string, number>> = { dozen: 12, hundred: 100, thousand: 1000, million: 1e6, billion: 1e9 };
 export const ORDINALS: Readonly<Record<string, string>> = { first: "one", second: "two", third: "three", fifth: "five", eighth: "eight", ninth: "nine", twelfth: "twelve" };
-/** The parts a fraction's word cuts a whole into ("two thirds" is 2/3); "second" is a time or a place, never a part. */
+/**
+ * The parts a fraction's word cuts a whole into ("two thirds" is 2/3); "second" is a time or a place, never a part, and
+ * "half" alone is no number ("half an hour" / "30 minutes"), so "one half" is none either.
+ */
 export const DENOMINATORS: Readonly<Record<string, number>> = {
-  half: 2, halves: 2, third: 3, thirds: 3, quarter: 4, quarters: 4, fourth: 4, fourths: 4, fifth: 5, fifths: 5,
-  sixth: 6, sixths: 6, eighth: 8, eighths: 8, tenth: 10, tenths: 10,
+  third: 3, thirds: 3, quarter: 4, quarters: 4, fourth: 4, fourths: 4, fifth: 5, fifths: 5, sixth: 6, sixths: 6,
+  eighth: 8, eighths: 8, tenth: 10, tenths: 10,
 };
 /** Number words that are usually not numbers ("one should", "a second opinion", "at first"), unless part of a longer number. */
 export const AMBIGUOUS_NUMBER_WORDS = new Set(["one", "first", "second"]);
@@ -40,24 +43,24 @@ export function numberRun(words: readonly string[], from: number): { value: numb
   return end === from ? undefined : { value: total + current, end };
 }
 
-/** A fraction's value as the numbers read it, whether written "2/3" or "two thirds": 0.6667. */
-export const fractionValue = (numerator: number, denominator: number) => String(Number((numerator / denominator).toFixed(4)));
-
-/** Two numbers around a slash, not a date's three ("12/25/2020"). */
-const SLASHED = /(?<![\d/.])(\d{1,2})\/(\d{1,2})(?![\d/])/g;
+/** Two numbers around a slash, not a date's three ("12/25/2020"), or "out of" between them ("4 out of 5"). */
+const SLASHED = /(?<![\d/.])(\d{1,2})(?:\/|\s+out\s+of\s+)(\d{1,2})(?![\d/])/gi;
 
 /** The parts a fraction in digits cuts a whole into: not "9/11" nor "4/20", dates and names, nor "7/4". */
 const DIGIT_DENOMINATORS = new Set([2, 3, 4, 5, 6, 8, 10, 16]);
 
+/** A fraction as the numbers read it, as written: "2/3" and "two thirds" agree, "4/8" and "2/4" do not (simplify one). */
+const fraction = (numerator: number, denominator: number) => `${numerator}/${denominator}`;
+
 /**
- * The values of a text's fractions in digits ("2/3" → 0.6667, "3/8" → 0.375), and the text without them for its other
- * numbers. Only a part of a whole: "iPhone 7/7s" and "24/7" are no fractions.
+ * A text's fractions in digits ("2/3", "3/8", "4 out of 5" → "4/5"), and the text without them for its other numbers.
+ * Only a part of a whole: "iPhone 7/7s" and "24/7" are no fractions.
  */
 export function digitFractions(text: string): { values: string[]; rest: string } {
   const values: string[] = [];
   const rest = text.replace(SLASHED, (whole, numerator: string, denominator: string) => {
     if (!DIGIT_DENOMINATORS.has(Number(denominator)) || Number(numerator) >= Number(denominator)) return whole;
-    values.push(fractionValue(Number(numerator), Number(denominator)));
+    values.push(fraction(Number(numerator), Number(denominator)));
     return " ";
   });
   return { values, rest };
@@ -95,47 +98,63 @@ function withHalf(words: readonly string[], from: number, run: { value: number; 
   return halfOf ? { value: run.value / 2, end: run.end } : run;
 }
 
-/**
- * The fraction a count and the word after it make, and where it ends: "two thirds" (2/3) and "three quarters" in the
- * plural; "one third", and "a third" only before "of" ("a third of a cup"; "a third option" is an ordinal).
- */
-function fractionAt(words: readonly string[], from: number, count: { value: number; end: number }): { value: number; end: number } | undefined {
-  const word = words[count.end] ?? "";
-  if (!Object.hasOwn(DENOMINATORS, word)) return undefined;
-  const plural = word.endsWith("s") && word !== "halves" ? true : word === "halves";
-  const one = count.value === 1 && count.end === from + 1;
-  const fraction = plural ? count.value >= 2 : one && (words[from] === "one" || words[count.end + 1] === "of");
-  return fraction ? { value: count.value / DENOMINATORS[word], end: count.end + 1 } : undefined;
+/** Most number words a fraction's count or whole may run over ("twenty one"), which keeps a long text's reading linear. */
+const MAX_COUNT_WORDS = 4;
+
+/** The run of cardinals (no ordinal: "first half") from `from`, up to a fraction's word ("one third" is 1 and its part, not 1 + 3). */
+function cardinalsAt(words: readonly string[], from: number): { value: number; end: number } | undefined {
+  let end = from;
+  while (end < words.length && end - from < MAX_COUNT_WORDS && cardinal(words[end]) === words[end] && !Object.hasOwn(DENOMINATORS, words[end])) end++;
+  const run = end === from ? undefined : numberRun(words.slice(from, end), 0);
+  return run && { value: run.value, end };
 }
 
-/** The count a word opens: a run of number words, or "a" / "an" as one. */
-function countAt(words: readonly string[], i: number): { value: number; end: number } | undefined {
-  if (words[i] === "a" || words[i] === "an") return { value: 1, end: i + 1 };
-  // The run stops before a fraction's word: "one third" is a count and its part, not 1 + 3.
-  const part = words.findIndex((word, k) => k > i && Object.hasOwn(DENOMINATORS, word));
-  return numberRun(part < 0 ? words : words.slice(0, part), i);
+/**
+ * The fraction a count and the words after it make, and where it ends: "two thirds" (2/3) and "three quarters" in the
+ * plural; "one third", and "a third" only before "of" ("a third of a cup"; "a third option" is an ordinal); "four out
+ * of five" (4/5).
+ */
+function fractionAt(words: readonly string[], from: number): { value: string; end: number } | undefined {
+  const article = words[from] === "a" || words[from] === "an";
+  const count = article ? { value: 1, end: from + 1 } : cardinalsAt(words, from);
+  if (!count) return undefined;
+  const word = words[count.end] ?? "";
+  if (!article && word === "out" && words[count.end + 1] === "of") {
+    const whole = cardinalsAt(words, count.end + 2);
+    return whole && DIGIT_DENOMINATORS.has(whole.value) && count.value < whole.value ? { value: fraction(count.value, whole.value), end: whole.end } : undefined;
+  }
+  if (!Object.hasOwn(DENOMINATORS, word)) return undefined;
+  const several = word.endsWith("s") ? count.value >= 2 : count.value === 1 && (words[from] === "one" || words[count.end + 1] === "of");
+  return several ? { value: fraction(count.value, DENOMINATORS[word]), end: count.end + 1 } : undefined;
+}
+
+/** The numbers written in words, as values, and which words are fractions' ("thirds" in "two thirds"). */
+export interface WordNumbers {
+  readonly values: readonly string[];
+  readonly fractionWords: ReadonlySet<number>;
 }
 
 /**
  * Numbers written in words, as values: "two hundred" → 200, "sixteenth" → 16, "one and a half" → 1.5 (see withHalf),
- * "two thirds" → 0.6667 (see fractionAt); a lone "one", "first" or "second" is no number.
+ * "two thirds" → 2/3 (see fractionAt); a lone "one", "first" or "second" is no number.
  */
-export function wordNumbers(words: readonly string[]): string[] {
-  const found: string[] = [];
+export function wordNumbers(words: readonly string[]): WordNumbers {
+  const values: string[] = [];
+  const fractionWords = new Set<number>();
   for (let i = 0; i < words.length; i++) {
-    const count = countAt(words, i);
-    const fraction = count && fractionAt(words, i, count);
-    if (fraction) {
-      found.push(fractionValue(fraction.value, 1));
-      i = fraction.end - 1;
+    const part = fractionAt(words, i);
+    if (part) {
+      values.push(part.value);
+      for (let k = i; k < part.end; k++) fractionWords.add(k);
+      i = part.end - 1;
       continue;
     }
     const run = numberRun(words, i);
     if (run === undefined) continue;
     const read = withHalf(words, i, run);
     const lone = read.end === i + 1 && AMBIGUOUS_NUMBER_WORDS.has(words[i]);
-    if (!lone) found.push(String(read.value));
+    if (!lone) values.push(String(read.value));
     i = read.end - 1;
   }
-  return found;
+  return { values, fractionWords };
 }

@@ -154,7 +154,9 @@ function passiveAsked(s: RoleWords): PassiveAsked[] {
     }
     // The one acted on just after "be", then the verb, and "by" with no one after it: "was Lincoln assassinated by?".
     const actedOn = firstAfter(at);
-    const verb = s.positions.findIndex((position, k) => k > actedOn && isParticiple(s.words[position]) && (byWhom || (s.words[position + 1] === "by" && !s.positions.includes(position + 2))));
+    // "by" with no one after it: not "Who was the first person killed by a shark?".
+    const byNoOne = (position: number) => s.words[position + 1] === "by" && !s.positions.some((other) => other > position + 1);
+    const verb = s.positions.findIndex((position, k) => k > actedOn && isParticiple(s.words[position]) && (byWhom || byNoOne(position)));
     return actedOn >= 0 && verb >= 0 ? [{ verb, argument: actedOn, asksAgent: true }] : [];
   });
 }

@@ -42,6 +42,7 @@ import {
   SUBSTITUTE_FOR,
   SUBSTITUTE_PHRASES,
   SUBSTITUTE_WORDS,
+  SYMMETRIC_BEFORE_TO,
   SYMMETRIC_WORDS,
   TOWARD_WORDS,
   UNLINKED_OPPOSITES,
@@ -51,7 +52,7 @@ import {
 } from "./alignment-lists.js";
 import { answerKindsDiffer, questionPhraseOf, type QuestionPhrase } from "./alignment-answer-kind.js";
 import { modelsDiffer, modelsOf, type Models } from "./alignment-models.js";
-import { cardinal, DENOMINATORS, digitFractions, numberRun, withoutThousands, wordNumbers } from "./alignment-numbers.js";
+import { cardinal, digitFractions, numberRun, withoutThousands, wordNumbers } from "./alignment-numbers.js";
 import { clausesOf, namesOf, swapsArguments, type Clause } from "./alignment-arguments.js";
 import { asksOtherRole } from "./alignment-question-role.js";
 import { scopeDiffers } from "./alignment-scope.js";
@@ -85,6 +86,7 @@ const OPENER = new Set(QUESTION_OPENERS);
 const DIMINISHING = new Set(DIMINISHING_WORDS);
 const UNABLE = new Set(INABILITY_WORDS);
 const SYMMETRIC = new Set(SYMMETRIC_WORDS);
+const SYMMETRIC_TO = new Set(SYMMETRIC_BEFORE_TO);
 const PRAISE = new Set(PRAISE_SUPERLATIVES);
 const FRACTIONS = new Set(FRACTION_WORDS);
 const ONE_OF = new Set(ONE_OF_WORDS);
@@ -242,13 +244,19 @@ function readSide(text: string): Side {
   const words = facts.words;
   // "own" after a determiner or a possessive is no verb ("my own car", "Costco's own brand").
   const isContent = (word: string, i: number) => facts.content.has(word) || (STOPWORD_VERB.has(word) && i > 0 && !DETERMINER.has(words[i - 1]) && !facts.contracted.has(i - 1));
-  const positions = words.flatMap((word, i) => (isContent(word, i) && !WEAK.has(word) && !isNumber(word) && !isFractionWord(word) && word.length > 1 ? [i] : []));
+  // A fraction's words are read with the numbers ("two thirds" and "2/3" are one value), not as content words.
+  const spelledNumbers = wordNumbers(words);
+  const positions = words.flatMap((word, i) =>
+    isContent(word, i) && !WEAK.has(word) && !isNumber(word) && !spelledNumbers.fractionWords.has(i) && word.length > 1 ? [i] : [],
+  );
   const fractions = digitFractions(text);
   const digits = [...fractions.values, ...(fractions.rest.match(/\d+(?:[.,]\d+)*/g) ?? []).map(withoutThousands)];
   const directions = words.flatMap((word, i) => (DIRECTION.has(word) ? [i] : []));
-  const numbers = new Set([...digits, ...wordNumbers(words)]);
+  const numbers = new Set([...digits, ...spelledNumbers.values]);
   const content = positions.map((i) => words[i]);
-  const names = namesOf({ words, content, positions, facts });
+  // Who acts on whom is read only where a question is (MAX_LONG_QUESTION_WORDS): a long prompt's clauses are never compared.
+  const short = content.length <= MAX_LONG_QUESTION_WORDS;
+  const names = short ? namesOf({ words, content, positions, facts }) : [];
   return {
     facts,
     words,
@@ -268,7 +276,7 @@ function readSide(text: string): Side {
     operations: operationsOf(words),
     tense: ownAuxiliary(words),
     names,
-    clauses: clausesOf({ words, content, positions, facts }, names),
+    clauses: short ? clausesOf({ words, content, positions, facts }, names) : [],
   };
 }
 
@@ -420,6 +428,9 @@ const NAME_WORDS = 3;
 /** Whether word `i` of a side opens one of its names ("south" in "to South Korea", "germany"). */
 const opensName = (s: Side, i: number) => Array.from({ length: NAME_WORDS }, (_, n) => s.words.slice(i, i + n + 1).join("")).some((joined) => s.facts.entities.has(joined));
 
+/** Whether the "to" at `at` follows a relation that holds both ways ("close to", "married to"; SYMMETRIC_BEFORE_TO). */
+const relatesBothWays = (s: Side, at: number) => s.words[at] === "to" && SYMMETRIC_TO.has(s.words[at - 1] ?? "");
+
 /** Whether the "to" at `at` belongs to a passive, its agent just after ("children are lied to by parents", "listened to more by teachers"). */
 const ofPassive = (s: Side, at: number) => s.words[at] === "to" && s.words.slice(at + 1, at + 3).includes("by");
 
@@ -488,7 +499,7 @@ function crosses(a: Side, b: Side, toB: readonly number[]): boolean {
         // after one: the verb opens that span ("have to hand his salary to his wife").
         const opensClause = !mayOpenVerb(a, at) && !mayOpenVerb(a, previous) && !mayOpenVerb(b, span.previous) && !ofPassive(a, at) && !ofPassive(b, span.at);
         const short = opensClause && wordsOf(a, before) <= SUBJECT_REACH && wordsOf(b, span.before) <= SUBJECT_REACH;
-        const subject = short && !bothWays ? [toB[before[0]]] : [];
+        const subject = short && !bothWays && !relatesBothWays(a, at) && !relatesBothWays(b, span.at) ? [toB[before[0]]] : [];
         const lasts = [last, ...subject, ...before.filter(near).map((k) => toB[k])];
         const firsts = [first, ...after.filter(near).map((k) => toB[k])];
         return lasts.some((j) => span.after.includes(j)) && firsts.some((j) => span.before.includes(j));
@@ -513,11 +524,7 @@ function wordsAround(words: readonly string[], phrase: string): Array<readonly [
 /** Whether a word is a number, in digits or in words ("12", "three"). */
 const isNumber = (word: string) => /^\d/.test(word) || cardinal(word) !== undefined;
 
-/**
- * A word of a fraction ("thirds", "quarter"), read with the numbers: "two thirds" and "2/3" are one value. Not "half",
- * which stands alone as no number ("walk half a mile" / "a 0.5-mile walk" keeps it as a word that matches none).
- */
-const isFractionWord = (word: string) => Object.hasOwn(DENOMINATORS, word) && word !== "half" && word !== "halves";
+
 
 /** The arithmetic operations asked between two numbers ("times" in "three times four"; not "how many times"). */
 const operationsOf = (words: readonly string[]) =>
@@ -565,11 +572,12 @@ const WHOLE = new Set(WHOLE_WORDS);
 /**
  * The content words of a side left for a substitution: its unmatched ones but a "whole" or an "entire" just before
  * another unmatched one ("a room" / "a whole house" replaces "room" by "house"; "a slice" / "a whole pizza" stays
- * "slice" against "whole").
+ * "slice" against "whole"), and a "half" read as a number against the other side's fraction ("half a cup" / "1/2 cup").
  */
-function leftForSubstitution(s: Side, unmatched: (k: number) => boolean): number[] {
+function leftForSubstitution(s: Side, other: Side, unmatched: (k: number) => boolean): number[] {
   const opensOther = (k: number) => WHOLE.has(s.content[k]) && unmatched(k + 1) && s.positions[k + 1] === s.positions[k] + 1;
-  return s.content.flatMap((_, k) => (unmatched(k) && !opensOther(k) ? [k] : []));
+  const halfNumber = readsHalf(s, other);
+  return s.content.flatMap((_, k) => (unmatched(k) && !opensOther(k) && !(halfNumber && s.content[k] === "half") ? [k] : []));
 }
 
 /** How far after a count or an article its noun may stand: past one adjective ("two large pizzas", "a large pizza"). */
@@ -581,16 +589,21 @@ const NOUN_REACH = 2;
  * as a least ("more than one moon"), nor counts after its article ("an 8-year-old" / "5 years old").
  */
 function countsSeveralOfOne(x: Side, y: Side): boolean {
+  // The words `y` counts as one, read once: the nouns just after "a", "an", "one" or "single", not after "than" nor
+  // before a count ("an 8-year-old", "a 3 day trip").
+  const ones = new Set(
+    y.words.flatMap((one, m) =>
+      ONE_OF.has(one) && y.words[m - 1] !== "than" && !/^\d/.test(y.words[m + 1] ?? "") && !numberRun(y.words, m + 1) ? y.words.slice(m + 1, m + 1 + NOUN_REACH) : [],
+    ),
+  );
+  if (ones.size === 0) return false;
+  const oneStems = new Set([...ones].map(stem));
+  // The noun in the plural against the singular ("glasses" / "glass"): a word both write alike is no count of one ("a good score").
+  const countsOne = (noun: string) => (oneStems.has(stem(noun)) && [...ones].some((one) => one !== noun && stem(one) === stem(noun))) || lemmasOf(noun).some((lemma) => lemma !== noun && ones.has(lemma));
   return x.words.some((word, i) => {
     const run = /^\d+$/.test(word) ? { value: Number(word), end: i + 1 } : numberRun(x.words, i);
     if (!run || run.value < 2 || y.numbers.has(String(run.value))) return false;
-    const counted = x.words.slice(run.end, run.end + NOUN_REACH);
-    return y.words.some((one, m) => {
-      // An article before a count counts no one thing ("an 8-year-old", "a 3 day trip").
-      if (!ONE_OF.has(one) || y.words[m - 1] === "than" || /^\d/.test(y.words[m + 1] ?? "") || numberRun(y.words, m + 1)) return false;
-      // The noun in the plural against the singular ("glasses" / "glass"): a word both write alike is no count of one ("a good score").
-      return y.words.slice(m + 1, m + 1 + NOUN_REACH).some((other) => counted.some((noun) => other !== noun && (stem(other) === stem(noun) || lemmasOf(noun).includes(other))));
-    });
+    return x.words.slice(run.end, run.end + NOUN_REACH).some(countsOne);
   });
 }
 
@@ -724,10 +737,28 @@ const diminishes = (s: Side) => s.words.some((word) => DIMINISHING.has(word)) &&
 export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "argumentSwap", "quantity", "superlative", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "modelMismatch", "rank", "unitMismatch", "yearOneSided", "answerKind", "conversion"] as const;
 export type AlignmentVeto = (typeof ALIGNMENT_VETOES)[number];
 
+/** Both name numbers, and not the same ones. */
+const numbersDiffer = (x: ReadonlySet<string>, y: ReadonlySet<string>) => x.size > 0 && y.size > 0 && (x.size !== y.size || [...x].some((number) => !y.has(number)));
+
+/** Words after which "half" takes a part of something ("half a pill", "half of the class", "half the dose"). */
+const HALF_OF = new Set(["a", "an", "of", "the"]);
+
+/**
+ * A side's numbers as read against the other's: "half" is no number ("half an hour" / "30 minutes"), but against a
+ * fraction it is one half ("half a pill" / "a quarter of a pill", "half a cup" / "1/2 cup").
+ */
+function numbersAgainst(s: Side, other: Side): ReadonlySet<string> {
+  return readsHalf(s, other) ? new Set([...s.numbers, "1/2"]) : s.numbers;
+}
+
+/** Whether a side's "half" is read as a number against the other side's fraction (see numbersAgainst). */
+const readsHalf = (s: Side, other: Side) =>
+  s.words.some((word, i) => word === "half" && HALF_OF.has(s.words[i + 1] ?? "")) && [...other.numbers].some((number) => number.includes("/"));
+
 /** Whether one content word of `a` is replaced by one of `b` in the same place (sameSlot), the rest matched. */
 function substituted(a: Side, b: Side, toB: readonly number[], used: ReadonlySet<number>): boolean {
-  const leftA = leftForSubstitution(a, (k) => toB[k] < 0);
-  const leftB = leftForSubstitution(b, (k) => !used.has(k));
+  const leftA = leftForSubstitution(a, b, (k) => toB[k] < 0);
+  const leftB = leftForSubstitution(b, a, (k) => !used.has(k));
   if (leftA.length !== 1 || leftB.length !== 1) return false;
   const [i, j] = [leftA[0], leftB[0]];
   const opens = (s: Side, k: number) => Number(k > 0 && WHOLE.has(s.content[k - 1]) && s.positions[k] === s.positions[k - 1] + 1 && (s === a ? toB[k - 1] < 0 : !used.has(k - 1)));
@@ -782,7 +813,7 @@ export function alignQuestions(textA: string, textB: string): Alignment {
     oppositeSmallWord: hasOppositeSmallWord(a, b) && !converse,
     diminishing: diminishes(a) !== diminishes(b) && !diminishesOpposite(a, leftB) && !diminishesOpposite(b, leftA) && !converse,
     scope: questions && scopeDiffers({ words: a.words, content: a.facts.content }, { words: b.words, content: b.facts.content }, sameWord),
-    numberMismatch: a.numbers.size > 0 && b.numbers.size > 0 && (a.numbers.size !== b.numbers.size || [...a.numbers].some((number) => !b.numbers.has(number))),
+    numberMismatch: numbersDiffer(numbersAgainst(a, b), numbersAgainst(b, a)),
     modelMismatch: modelsDiffer(a.models, b.models),
     rank: a.rank !== b.rank,
     unitMismatch: questions && [...a.units].some((unit) => !b.units.has(unit)) && [...b.units].some((unit) => !a.units.has(unit)),

@@ -248,6 +248,12 @@ describe("aligning two questions", () => {
     // A fraction is one value, in digits or in words.
     ["What is 2/3 as a decimal?", "What is 3/2 as a decimal?", "numberMismatch"],
     ["How much sugar goes in a third of a batch of 24 cookies?", "How much sugar goes in a batch of 24 cookies?", "numberMismatch"],
+    ["How do I simplify 4/8?", "How do I simplify 2/4?", "numberMismatch"],
+    ["Can I give my dog half a pill?", "Can I give my dog a quarter of a pill?", "numberMismatch"],
+    ["How many quarters are in a dollar?", "How many dimes are in a dollar?", "substitution"],
+    // Each argument's words land in the other's read from either side.
+    ["Did Voldemort kill Harry?", "Did Harry Potter kill Voldemort?", "argumentSwap"],
+    ["Did Harry Potter kill Voldemort?", "Did Voldemort kill Harry?", "argumentSwap"],
     ["Is half a dozen eggs enough for a cake?", "Are 12 eggs enough for a cake?", "numberMismatch"],
     // "own" the verb is a content word, though a stopword elsewhere ("my own car").
     ["Which companies own Instagram?", "Which companies does Instagram own?", "argumentSwap"],
@@ -371,6 +377,14 @@ describe("aligning two questions", () => {
     ["How many eggs is one and a half dozen?", "How many eggs are in a dozen and a half?"],
     ["What is two thirds of 90?", "What's 2/3 of 90?"],
     ["How do I delete a folder?", "How do I delete a whole folder?"],
+    ["Is a 4/5 star rating good?", "Is a four out of five star rating good?"],
+    ["Do 9/10 dentists recommend it?", "Do 9 out of 10 dentists recommend it?"],
+    ["Who scored in the first half of the 2014 final?", "Who scored in the 2014 final's first half?"],
+    ["What is one half of 10?", "What is half of 10?"],
+    ["How many tablespoons are in 1/2 cup?", "How many tablespoons are in half a cup?"],
+    // A relation before "to" that holds both ways.
+    ["Is Los Angeles close to San Diego?", "Is San Diego close to Los Angeles?"],
+    ["Is Donald Trump married to Melania Trump?", "Is Melania Trump married to Donald Trump?"],
     ["How many calories are in a whole pizza?", "How many calories are in an entire pizza?"],
     ["How many minutes are in three quarters of an hour?", "How many minutes are in 3/4 of an hour?"],
     ["How many ounces is an eighth of a pound?", "How many ounces are in 1/8 lb?"],
