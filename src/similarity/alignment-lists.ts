@@ -215,7 +215,14 @@ export const BOTH_WAYS_WORDS: readonly string[] = [
  * Relations before "to" that hold both ways, so a clause's subject and the word after "to" may trade places: "Is Los
  * Angeles close to San Diego?" / "Is San Diego close to Los Angeles?", "Is Trump married to Melania?".
  */
-export const SYMMETRIC_BEFORE_TO: readonly string[] = ["close", "closer", "near", "nearer", "next", "adjacent", "married", "engaged", "related", "connected", "linked"];
+export const SYMMETRIC_BEFORE_TO: readonly string[] = ["close", "near", "next", "adjacent", "married", "engaged", "related", "connected", "linked"];
+
+/**
+ * Words after such a relation's "to" that bring in a third term, between which and the others the relation no longer
+ * holds both ways: "Is London close to Paris than to Berlin?", "close to Norway but far from Spain", "next to Mexico and
+ * to Oklahoma".
+ */
+export const THIRD_TERM_WORDS: readonly string[] = ["than", "or", "but", "and"];
 
 /** Comparisons before "than" that read the same both ways: "Python different than Java" asks of "Java different than Python". */
 export const SYMMETRIC_WORDS: readonly string[] = ["different", "differ", "differs"];
@@ -467,6 +474,7 @@ export const ALIGNMENT_LISTS = {
   bothWays: BOTH_WAYS_WORDS,
   symmetric: SYMMETRIC_WORDS,
   symmetricBeforeTo: SYMMETRIC_BEFORE_TO,
+  thirdTerm: THIRD_TERM_WORDS,
   contests: CONTEST_VERBS,
   winning: WINNING_VERBS,
   pastEvent: PAST_EVENT_AUXILIARIES,

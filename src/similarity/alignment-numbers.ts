@@ -8,7 +8,8 @@ export const SCALES: Readonly<Record<string, number>> = { dozen: 12, hundred: 10
 export const ORDINALS: Readonly<Record<string, string>> = { first: "one", second: "two", third: "three", fifth: "five", eighth: "eight", ninth: "nine", twelfth: "twelve" };
 /**
  * The parts a fraction's word cuts a whole into ("two thirds" is 2/3); "second" is a time or a place, never a part, and
- * "half" alone is no number ("half an hour" / "30 minutes"), so "one half" is none either.
+ * "half" is no number here ("half an hour" / "30 minutes"): it is read as one half only against a fraction
+ * (numbersAgainst in alignment.ts).
  */
 export const DENOMINATORS: Readonly<Record<string, number>> = {
   third: 3, thirds: 3, quarter: 4, quarters: 4, fourth: 4, fourths: 4, fifth: 5, fifths: 5, sixth: 6, sixths: 6,
@@ -110,21 +111,24 @@ function cardinalsAt(words: readonly string[], from: number): { value: number; e
 }
 
 /**
- * The fraction a count and the words after it make, and where it ends: "two thirds" (2/3) and "three quarters" in the
- * plural; "one third", and "a third" only before "of" ("a third of a cup"; "a third option" is an ordinal); "four out
- * of five" (4/5).
+ * The fraction a count and the words after it make, and where it ends: "two thirds" (2/3) and "three quarters of" in
+ * the plural; "one third", and "a third" only before "of" ("a third of a cup"; "a third option" is an ordinal); "four
+ * out of five" (4/5).
  */
 function fractionAt(words: readonly string[], from: number): { value: string; end: number } | undefined {
   const article = words[from] === "a" || words[from] === "an";
   const count = article ? { value: 1, end: from + 1 } : cardinalsAt(words, from);
   if (!count) return undefined;
   const word = words[count.end] ?? "";
-  if (!article && word === "out" && words[count.end + 1] === "of") {
+  // "one out of" picks one ("How do I choose one out of two job offers?"): a fraction from two on ("four out of five").
+  if (!article && count.value >= 2 && word === "out" && words[count.end + 1] === "of") {
     const whole = cardinalsAt(words, count.end + 2);
     return whole && DIGIT_DENOMINATORS.has(whole.value) && count.value < whole.value ? { value: fraction(count.value, whole.value), end: whole.end } : undefined;
   }
   if (!Object.hasOwn(DENOMINATORS, word)) return undefined;
-  const several = word.endsWith("s") ? count.value >= 2 : count.value === 1 && (words[from] === "one" || words[count.end + 1] === "of");
+  // "quarters" are coins and a year's parts too ("two quarters" of earnings): a fraction only before "of" ("three quarters of an hour").
+  const ofFollows = words[count.end + 1] === "of";
+  const several = word.endsWith("s") ? count.value >= 2 && (word !== "quarters" || ofFollows) : count.value === 1 && (words[from] === "one" || ofFollows);
   return several ? { value: fraction(count.value, DENOMINATORS[word]), end: count.end + 1 } : undefined;
 }
 

@@ -154,8 +154,8 @@ function passiveAsked(s: RoleWords): PassiveAsked[] {
     }
     // The one acted on just after "be", then the verb, and "by" with no one after it: "was Lincoln assassinated by?".
     const actedOn = firstAfter(at);
-    // "by" with no one after it: not "Who was the first person killed by a shark?".
-    const byNoOne = (position: number) => s.words[position + 1] === "by" && !s.positions.some((other) => other > position + 1);
+    // "by" with no one after it ("Who was Mozart taught by as a child?"): not "Who was the first person killed by a shark?".
+    const byNoOne = (position: number) => s.words[position + 1] === "by" && !s.positions.includes(position + 2) && !DETERMINER.has(s.words[position + 2] ?? "");
     const verb = s.positions.findIndex((position, k) => k > actedOn && isParticiple(s.words[position]) && (byWhom || byNoOne(position)));
     return actedOn >= 0 && verb >= 0 ? [{ verb, argument: actedOn, asksAgent: true }] : [];
   });

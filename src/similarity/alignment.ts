@@ -44,6 +44,7 @@ import {
   SUBSTITUTE_WORDS,
   SYMMETRIC_BEFORE_TO,
   SYMMETRIC_WORDS,
+  THIRD_TERM_WORDS,
   TOWARD_WORDS,
   UNLINKED_OPPOSITES,
   WEAK_WORDS,
@@ -87,6 +88,7 @@ const DIMINISHING = new Set(DIMINISHING_WORDS);
 const UNABLE = new Set(INABILITY_WORDS);
 const SYMMETRIC = new Set(SYMMETRIC_WORDS);
 const SYMMETRIC_TO = new Set(SYMMETRIC_BEFORE_TO);
+const THIRD_TERM = new Set(THIRD_TERM_WORDS);
 const PRAISE = new Set(PRAISE_SUPERLATIVES);
 const FRACTIONS = new Set(FRACTION_WORDS);
 const ONE_OF = new Set(ONE_OF_WORDS);
@@ -428,8 +430,16 @@ const NAME_WORDS = 3;
 /** Whether word `i` of a side opens one of its names ("south" in "to South Korea", "germany"). */
 const opensName = (s: Side, i: number) => Array.from({ length: NAME_WORDS }, (_, n) => s.words.slice(i, i + n + 1).join("")).some((joined) => s.facts.entities.has(joined));
 
-/** Whether the "to" at `at` follows a relation that holds both ways ("close to", "married to"; SYMMETRIC_BEFORE_TO). */
-const relatesBothWays = (s: Side, at: number) => s.words[at] === "to" && SYMMETRIC_TO.has(s.words[at - 1] ?? "");
+/**
+ * Whether the "to" at `at` follows a relation that holds both ways ("close to", "married to"; SYMMETRIC_BEFORE_TO)
+ * between two terms only: no third after it ("than", "but", ...; THIRD_TERM_WORDS) nor a possessive ("married to Anna's
+ * sister").
+ */
+const relatesBothWays = (s: Side, at: number) =>
+  s.words[at] === "to" &&
+  SYMMETRIC_TO.has(s.words[at - 1] ?? "") &&
+  !s.words.slice(at + 1).some((word) => THIRD_TERM.has(word)) &&
+  ![...s.facts.contracted].some((i) => i > at);
 
 /** Whether the "to" at `at` belongs to a passive, its agent just after ("children are lied to by parents", "listened to more by teachers"). */
 const ofPassive = (s: Side, at: number) => s.words[at] === "to" && s.words.slice(at + 1, at + 3).includes("by");
@@ -590,21 +600,27 @@ const NOUN_REACH = 2;
  */
 function countsSeveralOfOne(x: Side, y: Side): boolean {
   // The words `y` counts as one, read once: the nouns just after "a", "an", "one" or "single", not after "than" nor
-  // before a count ("an 8-year-old", "a 3 day trip").
-  const ones = new Set(
-    y.words.flatMap((one, m) =>
-      ONE_OF.has(one) && y.words[m - 1] !== "than" && !/^\d/.test(y.words[m + 1] ?? "") && !numberRun(y.words, m + 1) ? y.words.slice(m + 1, m + 1 + NOUN_REACH) : [],
-    ),
-  );
-  if (ones.size === 0) return false;
-  const oneStems = new Set([...ones].map(stem));
-  // The noun in the plural against the singular ("glasses" / "glass"): a word both write alike is no count of one ("a good score").
-  const countsOne = (noun: string) => (oneStems.has(stem(noun)) && [...ones].some((one) => one !== noun && stem(one) === stem(noun))) || lemmasOf(noun).some((lemma) => lemma !== noun && ones.has(lemma));
-  return x.words.some((word, i) => {
-    const run = /^\d+$/.test(word) ? { value: Number(word), end: i + 1 } : numberRun(x.words, i);
-    if (!run || run.value < 2 || y.numbers.has(String(run.value))) return false;
-    return x.words.slice(run.end, run.end + NOUN_REACH).some(countsOne);
+  // before a count ("an 8-year-old", "a 3 day trip"); by their crude stems.
+  const ones = new Map<string, string[]>();
+  y.words.forEach((one, m) => {
+    const next = y.words[m + 1] ?? "";
+    if (!ONE_OF.has(one) || y.words[m - 1] === "than" || /^\d/.test(next) || cardinal(next) !== undefined) return;
+    for (const noun of y.words.slice(m + 1, m + 1 + NOUN_REACH)) ones.set(stem(noun), [...(ones.get(stem(noun)) ?? []), noun]);
   });
+  if (ones.size === 0) return false;
+  const onesWritten = new Set([...ones.values()].flat());
+  // The noun in the plural against the singular ("glasses" / "glass"): a word both write alike is no count of one ("a good score").
+  const countsOne = (noun: string) =>
+    (ones.get(stem(noun)) ?? []).some((one) => one !== noun) || lemmasOf(noun).some((lemma) => lemma !== noun && onesWritten.has(lemma));
+  for (let i = 0; i < x.words.length; i++) {
+    const word = x.words[i];
+    const run = /^\d+$/.test(word) ? { value: Number(word), end: i + 1 } : numberRun(x.words, i);
+    if (!run) continue;
+    // A run is read once, from its first word: "twenty two cakes" is 22, not also 2.
+    if (run.value >= 2 && !y.numbers.has(String(run.value)) && x.words.slice(run.end, run.end + NOUN_REACH).some(countsOne)) return true;
+    i = run.end - 1;
+  }
+  return false;
 }
 
 /** Words between a fraction and what it takes a part of ("half of a cup", "twice the dose"). */
@@ -737,23 +753,26 @@ const diminishes = (s: Side) => s.words.some((word) => DIMINISHING.has(word)) &&
 export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "argumentSwap", "quantity", "superlative", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "modelMismatch", "rank", "unitMismatch", "yearOneSided", "answerKind", "conversion"] as const;
 export type AlignmentVeto = (typeof ALIGNMENT_VETOES)[number];
 
-/** Both name numbers, and not the same ones. */
-const numbersDiffer = (x: ReadonlySet<string>, y: ReadonlySet<string>) => x.size > 0 && y.size > 0 && (x.size !== y.size || [...x].some((number) => !y.has(number)));
+/** A number's value: a fraction's ("1/2" → 0.5) or the digits' own. */
+const valueOf = (number: string) => (number.includes("/") ? Number(number.split("/")[0]) / Number(number.split("/")[1]) : Number(number));
 
-/** Words after which "half" takes a part of something ("half a pill", "half of the class", "half the dose"). */
-const HALF_OF = new Set(["a", "an", "of", "the"]);
+/** Two numbers are one: as written, or a fraction and a decimal of the same value ("1/2" and "0.5"; not "4/8" and "2/4"). */
+const sameNumber = (x: string, y: string) => x === y || (x.includes("/") !== y.includes("/") && Math.abs(valueOf(x) - valueOf(y)) < 1e-9);
+
+/** Both name numbers, and not the same ones. */
+const numbersDiffer = (x: ReadonlySet<string>, y: ReadonlySet<string>) =>
+  x.size > 0 && y.size > 0 && (x.size !== y.size || [...x].some((number) => ![...y].some((other) => sameNumber(number, other))));
 
 /**
  * A side's numbers as read against the other's: "half" is no number ("half an hour" / "30 minutes"), but against a
- * fraction it is one half ("half a pill" / "a quarter of a pill", "half a cup" / "1/2 cup").
+ * fraction it is one half ("half a pill" / "a quarter of a pill", "a half cup" / "1/2 cup", "one half" / "1/2").
  */
 function numbersAgainst(s: Side, other: Side): ReadonlySet<string> {
   return readsHalf(s, other) ? new Set([...s.numbers, "1/2"]) : s.numbers;
 }
 
 /** Whether a side's "half" is read as a number against the other side's fraction (see numbersAgainst). */
-const readsHalf = (s: Side, other: Side) =>
-  s.words.some((word, i) => word === "half" && HALF_OF.has(s.words[i + 1] ?? "")) && [...other.numbers].some((number) => number.includes("/"));
+const readsHalf = (s: Side, other: Side) => s.words.includes("half") && [...other.numbers].some((number) => number.includes("/"));
 
 /** Whether one content word of `a` is replaced by one of `b` in the same place (sameSlot), the rest matched. */
 function substituted(a: Side, b: Side, toB: readonly number[], used: ReadonlySet<number>): boolean {

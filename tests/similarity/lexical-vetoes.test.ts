@@ -251,6 +251,10 @@ describe("aligning two questions", () => {
     ["How do I simplify 4/8?", "How do I simplify 2/4?", "numberMismatch"],
     ["Can I give my dog half a pill?", "Can I give my dog a quarter of a pill?", "numberMismatch"],
     ["How many quarters are in a dollar?", "How many dimes are in a dollar?", "substitution"],
+    // A relation that holds both ways holds between two terms only.
+    ["Is London closer to Paris than to Berlin?", "Is Paris closer to London than to Berlin?", "swapped"],
+    ["Is Denmark close to Norway but far from Spain?", "Is Norway close to Denmark but far from Spain?", "swapped"],
+    ["Who was Mozart taught by as a child?", "Who did Mozart teach as a child?", "argumentSwap"],
     // Each argument's words land in the other's read from either side.
     ["Did Voldemort kill Harry?", "Did Harry Potter kill Voldemort?", "argumentSwap"],
     ["Did Harry Potter kill Voldemort?", "Did Voldemort kill Harry?", "argumentSwap"],
@@ -382,6 +386,11 @@ describe("aligning two questions", () => {
     ["Who scored in the first half of the 2014 final?", "Who scored in the 2014 final's first half?"],
     ["What is one half of 10?", "What is half of 10?"],
     ["How many tablespoons are in 1/2 cup?", "How many tablespoons are in half a cup?"],
+    ["How many calories are in 0.5 cup of rice?", "How many calories are in 1/2 cup of rice?"],
+    ["Is half a cup more than 1/3 cup?", "Is a half cup more than 1/3 cup?"],
+    ["What is one half minus one quarter?", "What is 1/2 minus 1/4?"],
+    ["How do I choose one out of two job offers?", "How do I choose between two job offers?"],
+    ["What were Apple's earnings in the last two quarters?", "What were Apple's earnings in the last 2 quarters?"],
     // A relation before "to" that holds both ways.
     ["Is Los Angeles close to San Diego?", "Is San Diego close to Los Angeles?"],
     ["Is Donald Trump married to Melania Trump?", "Is Melania Trump married to Donald Trump?"],
