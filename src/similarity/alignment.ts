@@ -599,28 +599,33 @@ const NOUN_REACH = 2;
  * as a least ("more than one moon"), nor counts after its article ("an 8-year-old" / "5 years old").
  */
 function countsSeveralOfOne(x: Side, y: Side): boolean {
-  // The words `y` counts as one, read once: the nouns just after "a", "an", "one" or "single", not after "than" nor
-  // before a count ("an 8-year-old", "a 3 day trip"); by their crude stems.
-  const ones = new Map<string, string[]>();
-  y.words.forEach((one, m) => {
-    const next = y.words[m + 1] ?? "";
-    if (!ONE_OF.has(one) || y.words[m - 1] === "than" || /^\d/.test(next) || cardinal(next) !== undefined) return;
-    for (const noun of y.words.slice(m + 1, m + 1 + NOUN_REACH)) ones.set(stem(noun), [...(ones.get(stem(noun)) ?? []), noun]);
-  });
-  if (ones.size === 0) return false;
-  const onesWritten = new Set([...ones.values()].flat());
-  // The noun in the plural against the singular ("glasses" / "glass"): a word both write alike is no count of one ("a good score").
-  const countsOne = (noun: string) =>
-    (ones.get(stem(noun)) ?? []).some((one) => one !== noun) || lemmasOf(noun).some((lemma) => lemma !== noun && onesWritten.has(lemma));
+  // The words after each count of two or more that `y` does not name, a run read once from its first word ("twenty two
+  // cakes" is 22, not also 2).
+  const counted: string[] = [];
   for (let i = 0; i < x.words.length; i++) {
     const word = x.words[i];
     const run = /^\d+$/.test(word) ? { value: Number(word), end: i + 1 } : numberRun(x.words, i);
     if (!run) continue;
-    // A run is read once, from its first word: "twenty two cakes" is 22, not also 2.
-    if (run.value >= 2 && !y.numbers.has(String(run.value)) && x.words.slice(run.end, run.end + NOUN_REACH).some(countsOne)) return true;
+    if (run.value >= 2 && !y.numbers.has(String(run.value))) counted.push(...x.words.slice(run.end, run.end + NOUN_REACH));
     i = run.end - 1;
   }
-  return false;
+  if (counted.length === 0) return false;
+  // The words `y` counts as one: the nouns just after "a", "an", "one" or "single", not after "than" nor before a
+  // count ("an 8-year-old", "a 3 day trip").
+  const ones = new Set(
+    y.words.flatMap((one, m) => {
+      const next = y.words[m + 1] ?? "";
+      return ONE_OF.has(one) && y.words[m - 1] !== "than" && !/^\d/.test(next) && cardinal(next) === undefined ? y.words.slice(m + 1, m + 1 + NOUN_REACH) : [];
+    }),
+  );
+  const byStem = new Map<string, Set<string>>();
+  for (const one of ones) byStem.set(stem(one), (byStem.get(stem(one)) ?? new Set()).add(one));
+  // The noun in the plural against the singular ("glasses" / "glass"): a word both write alike is no count of one ("a good score").
+  return counted.some((noun) => {
+    const sameStem = byStem.get(stem(noun));
+    const otherForm = sameStem !== undefined && (sameStem.size > 1 || !sameStem.has(noun));
+    return otherForm || lemmasOf(noun).some((lemma) => lemma !== noun && ones.has(lemma));
+  });
 }
 
 /** Words between a fraction and what it takes a part of ("half of a cup", "twice the dose"). */
