@@ -174,6 +174,7 @@ const landsIn = (toOther: readonly number[], argument: readonly number[], otherA
  * the verb's forms apart from other words.
  */
 export function swapsArguments(a: ClauseSide, b: ClauseSide, toB: readonly number[], sameWord: (x: string, y: string) => boolean): boolean {
+  if (a.clauses.length === 0 || b.clauses.length === 0) return false;
   const toA = b.content.map((_, j) => toB.indexOf(j));
   // Each argument's words land in the other's, read from either side: "Harry" and "Harry Potter" name one person.
   const traded = (x: Clause, y: Clause) =>
