@@ -128,9 +128,10 @@ export function clausesOf(s: ArgumentWords, names: readonly (readonly number[])[
     const second = after(verb + 1);
     // The second phrase just after the verb, or after one preposition that keeps who acts ("work for Lucius Fox"); not
     // after a participle, which qualifies the first ("the database used for Quora").
-    const objectAt = secondAt === at + 1 || (secondAt === at + 2 && VERB_PREPOSITION.has(s.words[at + 1]) && !isParticiple(s.words[at]));
+    const participle = isParticiple(s.words[at]);
+    const objectAt = secondAt === at + 1 || (secondAt === at + 2 && VERB_PREPOSITION.has(s.words[at + 1]) && !participle);
     if (first && second && at - s.positions[verb - 1] <= 3 && objectAt) add(first, verb, second);
-    if (isParticiple(s.words[at]) && s.words[at + 1] === "by" && secondAt === at + 2) {
+    if (participle && s.words[at + 1] === "by" && secondAt === at + 2) {
       // A passive's arguments may be bare nouns too ("Are sharks eaten by orcas?"): "be" and "by" mark them.
       const patient = first ?? [verb - 1];
       const patientEnd = s.positions[verb - 1];

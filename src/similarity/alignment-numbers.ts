@@ -53,6 +53,27 @@ const DIGIT_DENOMINATORS = new Set([2, 3, 4, 5, 6, 8, 10, 16]);
 /** A fraction as the numbers read it, as written: "2/3" and "two thirds" agree, "4/8" and "2/4" do not (simplify one). */
 const fraction = (numerator: number, denominator: number) => `${numerator}/${denominator}`;
 
+const isFraction = (number: string) => number.includes("/");
+
+/** A number's value as a key: a fraction's ("1/2" → 0.5) or the digits' own, to nine places. */
+const valueKey = (number: string) => {
+  const [numerator, denominator = "1"] = number.split("/");
+  return Math.round((Number(numerator) / Number(denominator)) * 1e9);
+};
+
+/**
+ * Whether both name numbers and not the same ones: each of `x` is one of `y` as written, or a fraction against a
+ * decimal of the same value ("1/2" and "0.5"; "4/8" and "2/4" are two fractions, and differ). Read with sets, so two
+ * long texts full of numbers cost no more than their length.
+ */
+export function numbersDiffer(x: ReadonlySet<string>, y: ReadonlySet<string>): boolean {
+  if (x.size === 0 || y.size === 0) return false;
+  if (x.size !== y.size) return true;
+  const keysOf = (fractions: boolean) => new Set([...y].filter((number) => isFraction(number) === fractions).map(valueKey));
+  const [yFractions, yOthers] = [keysOf(true), keysOf(false)];
+  return [...x].some((number) => !y.has(number) && !(isFraction(number) ? yOthers : yFractions).has(valueKey(number)));
+}
+
 /**
  * A text's fractions in digits ("2/3", "3/8", "4 out of 5" → "4/5"), and the text without them for its other numbers.
  * Only a part of a whole: "iPhone 7/7s" and "24/7" are no fractions.

@@ -167,15 +167,19 @@ function passiveAsked(s: RoleWords): PassiveAsked[] {
  * acquired Facebook?", "Who was Lincoln assassinated by?" / "Who was assassinated by Lincoln?". `toY` maps content words of `x` to `y`'s.
  */
 function passiveAsksOther(x: RoleWords, y: RoleWords, toY: readonly number[]): boolean {
-  return passiveAsked(x).some(({ verb, argument, asksAgent }) => {
+  const asked = passiveAsked(x);
+  if (asked.length === 0) return false;
+  // What y asks, read once: its verbs asking for the one acting, the one acted on, and its own passives.
+  const [yAgentVerbs, yPatientAsked, yPassives] = [subjectVerbs(y), objectAsked(y), passiveAsked(y)];
+  return asked.some(({ verb, argument, asksAgent }) => {
     const yVerb = toY[verb];
     const yArgument = toY[argument];
     if (yVerb < 0 || yArgument < 0 || holdsBothWays(x, verb) || holdsBothWays(y, yVerb)) return false;
     // y asks for the one acting, the one acted on after its verb: "Who assassinated Lincoln?".
-    const asksAgentActive = subjectVerbs(y).includes(yVerb) && yArgument > yVerb && yArgument - yVerb <= ARGUMENT_REACH;
+    const asksAgentActive = yAgentVerbs.includes(yVerb) && yArgument > yVerb && yArgument - yVerb <= ARGUMENT_REACH;
     // y asks for the one acted on, the one acting named: "Who did Lincoln assassinate?".
-    const asksPatientActive = objectAsked(y).some(([v, named]) => v === yVerb && named === yArgument);
-    const otherPassive = passiveAsked(y).some((other) => other.verb === yVerb && other.argument === yArgument && other.asksAgent !== asksAgent);
+    const asksPatientActive = yPatientAsked.some(([v, named]) => v === yVerb && named === yArgument);
+    const otherPassive = yPassives.some((other) => other.verb === yVerb && other.argument === yArgument && other.asksAgent !== asksAgent);
     return (asksAgent ? asksPatientActive : asksAgentActive) || otherPassive;
   });
 }

@@ -53,7 +53,7 @@ import {
 } from "./alignment-lists.js";
 import { answerKindsDiffer, questionPhraseOf, type QuestionPhrase } from "./alignment-answer-kind.js";
 import { modelsDiffer, modelsOf, type Models } from "./alignment-models.js";
-import { cardinal, digitFractions, numberRun, withoutThousands, wordNumbers } from "./alignment-numbers.js";
+import { cardinal, digitFractions, numberRun, numbersDiffer, withoutThousands, wordNumbers } from "./alignment-numbers.js";
 import { clausesOf, namesOf, swapsArguments, type Clause } from "./alignment-arguments.js";
 import { asksOtherRole } from "./alignment-question-role.js";
 import { scopeDiffers } from "./alignment-scope.js";
@@ -757,16 +757,6 @@ const diminishes = (s: Side) => s.words.some((word) => DIMINISHING.has(word)) &&
 /** The candidate vetoes an alignment reports. */
 export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "argumentSwap", "quantity", "superlative", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "modelMismatch", "rank", "unitMismatch", "yearOneSided", "answerKind", "conversion"] as const;
 export type AlignmentVeto = (typeof ALIGNMENT_VETOES)[number];
-
-/** A number's value: a fraction's ("1/2" → 0.5) or the digits' own. */
-const valueOf = (number: string) => (number.includes("/") ? Number(number.split("/")[0]) / Number(number.split("/")[1]) : Number(number));
-
-/** Two numbers are one: as written, or a fraction and a decimal of the same value ("1/2" and "0.5"; not "4/8" and "2/4"). */
-const sameNumber = (x: string, y: string) => x === y || (x.includes("/") !== y.includes("/") && Math.abs(valueOf(x) - valueOf(y)) < 1e-9);
-
-/** Both name numbers, and not the same ones. */
-const numbersDiffer = (x: ReadonlySet<string>, y: ReadonlySet<string>) =>
-  x.size > 0 && y.size > 0 && (x.size !== y.size || [...x].some((number) => ![...y].some((other) => sameNumber(number, other))));
 
 /**
  * A side's numbers as read against the other's: "half" is no number ("half an hour" / "30 minutes"), but against a
