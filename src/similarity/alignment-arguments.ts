@@ -6,6 +6,7 @@
  * that turns it round asks the same ("Was Mozart taught by Haydn?" / "Did Haydn teach Mozart?").
  */
 import {
+  CLAUSE_ADVERBS,
   CONTEST_VERBS,
   DETERMINERS,
   INITIATED_RELATIONS,
@@ -13,8 +14,11 @@ import {
   PASSIVE_AUXILIARIES,
   PAST_EVENT_AUXILIARIES,
   ROLE_AUXILIARIES,
+  PERSONAL_PRONOUNS,
+  SYMMETRIC_RELATION_NOUNS,
   SYMMETRIC_RELATIONS,
   SYMMETRIC_WORDS,
+  VERB_PARTICLES,
   VERB_PREPOSITIONS,
   WINNING_VERBS,
 } from "./alignment-lists.js";
@@ -28,7 +32,10 @@ export interface ArgumentWords extends RoleWords {
   readonly facts: Pick<QuestionFacts, "entities" | "plurals">;
 }
 
-/** A verb and its two arguments, as indexes of a side's content words (a name of several words is several). */
+/**
+ * A verb and its two arguments, as indexes of a side's content words (a name or a noun phrase of several words is
+ * several) or a personal pronoun's code (PRONOUN_CODES: "I" and "me" are one argument).
+ */
 export interface Clause {
   readonly agent: readonly number[];
   readonly verb: number;
@@ -42,6 +49,14 @@ export interface Clause {
   readonly past: boolean;
 }
 
+/**
+ * Personal pronouns by form, each person one code; below -1, which maps a content word to nothing, so a pronoun never
+ * stands for a content word's index.
+ */
+const PRONOUN_CODES = new Map(PERSONAL_PRONOUNS.flatMap((forms, person) => forms.map((form) => [form, -2 - person] as const)));
+const SUBJECT_PRONOUN = new Set(PERSONAL_PRONOUNS.map((forms) => forms[0]));
+const OBJECT_PRONOUN = new Set(PERSONAL_PRONOUNS.map((forms) => forms.at(-1) ?? ""));
+
 const DETERMINER = new Set(DETERMINERS);
 const AUXILIARY = new Set(ROLE_AUXILIARIES);
 const PASSIVE = new Set(PASSIVE_AUXILIARIES);
@@ -49,7 +64,11 @@ const NAMED_CONTEST = new Set(NAMED_CONTEST_VERBS);
 const WINNING = new Set(WINNING_VERBS);
 const VERB_PREPOSITION = new Set(VERB_PREPOSITIONS);
 const PAST_EVENT = new Set(PAST_EVENT_AUXILIARIES);
-const SYMMETRIC = new Set(SYMMETRIC_WORDS);
+const SYMMETRIC = new Set([...SYMMETRIC_WORDS, ...SYMMETRIC_RELATION_NOUNS]);
+const ADVERB = new Set(CLAUSE_ADVERBS);
+const PARTICLE = new Set(VERB_PARTICLES);
+const ARTICLE = new Set(["the", "a", "an"]);
+const COPULA = new Set(["is", "was", "are", "were"]);
 /** Contests and relations that hold both ways, but for the ones somebody starts ("date", "kiss"). */
 const MUTUAL = new Set([...CONTEST_VERBS, ...SYMMETRIC_RELATIONS.filter((verb) => !INITIATED_RELATIONS.includes(verb))]);
 
@@ -58,6 +77,9 @@ const opensPhrase = (s: ArgumentWords, k: number) => s.positions[k] > 0 && DETER
 
 /** How many content words a name may run over: "Harry Potter", "Manchester United", "Martin Luther King". */
 const MAX_NAME_WORDS = 3;
+
+/** How many content words in a row a noun phrase may run over after its determiner: "the parent process", "my new puppy". */
+const MAX_PHRASE_WORDS = 3;
 
 /**
  * The names a side writes, each as the run of its content words, in a row, that spell one of its names ("Harry
@@ -109,36 +131,64 @@ export function clausesOf(s: ArgumentWords, names: readonly (readonly number[])[
   const nameEndingAt = (k: number) => (nameOf[k]?.at(-1) === k ? nameOf[k] : undefined);
   const nameStartingAt = (k: number) => (nameOf[k]?.[0] === k ? nameOf[k] : undefined);
   const inName = (k: number) => nameOf[k] !== undefined;
-  const before = (k: number) => (opensPhrase(s, k) ? [k] : nameEndingAt(k));
-  const after = (k: number) => (opensPhrase(s, k) ? [k] : nameStartingAt(k));
+  const inRow = (from: number, to: number) => s.positions[to] - s.positions[from] === to - from;
+  // A noun phrase: a determiner and up to MAX_PHRASE_WORDS content words in a row, none of a name ("the parent process").
+  const phraseEndingAt = (k: number) => {
+    for (let first = k; first >= 0 && first > k - MAX_PHRASE_WORDS && !inName(first) && inRow(first, k); first--) {
+      if (opensPhrase(s, first)) return Array.from({ length: k - first + 1 }, (_, n) => first + n);
+    }
+    return undefined;
+  };
+  const phraseStartingAt = (k: number) => {
+    if (!opensPhrase(s, k) || inName(k)) return undefined;
+    let last = k;
+    while (last + 1 < s.content.length && last + 1 < k + MAX_PHRASE_WORDS && !inName(last + 1) && inRow(k, last + 1)) last++;
+    return Array.from({ length: last - k + 1 }, (_, n) => k + n);
+  };
+  const before = (k: number) => phraseEndingAt(k) ?? nameEndingAt(k);
+  const after = (k: number) => phraseStartingAt(k) ?? nameStartingAt(k);
+  const pronounAt = (at: number, forms: ReadonlySet<string>) => (forms.has(s.words[at]) ? [PRONOUN_CODES.get(s.words[at]) ?? 0] : undefined);
+  // Where the phrase starting at content word `k` opens: its determiner, or its first word.
+  const opensAt = (k: number) => s.positions[k] - (opensPhrase(s, k) ? 1 : 0);
   const clauses: Clause[] = [];
   const add = (agent: readonly number[], verb: number, patient: readonly number[]) => {
-    const first = Math.min(agent[0], patient[0]);
-    const opensAt = s.positions[first] - (opensPhrase(s, first) ? 1 : 0);
-    const past = PAST_EVENT.has(s.words[opensAt - 1]) || s.content[verb].endsWith("ed");
-    clauses.push({ agent, verb, patient, betweenNames: [...agent, ...patient].every(inName), past });
+    const firstAt = Math.min(...[agent[0], patient[0]].map((k) => (k >= 0 ? opensAt(k) : s.positions[verb])));
+    const past = PAST_EVENT.has(s.words[firstAt - 1]) || s.content[verb].endsWith("ed");
+    clauses.push({ agent, verb, patient, betweenNames: [...agent, ...patient].every((k) => k >= 0 && inName(k)), past });
   };
-  for (let verb = 1; verb + 1 < s.content.length; verb++) {
-    if (inName(verb)) continue;
-    if (isBareClause(s, verb - 1, inName)) add([verb - 1], verb, [verb + 1]);
+  for (let verb = 0; verb < s.content.length; verb++) {
+    if (inName(verb) || ADVERB.has(s.content[verb]) || PARTICLE.has(s.content[verb])) continue;
+    if (verb > 0 && verb + 1 < s.content.length && isBareClause(s, verb - 1, inName)) add([verb - 1], verb, [verb + 1]);
     const at = s.positions[verb];
-    // Where the phrase after the verb opens: its determiner, or its first word.
-    const secondAt = s.positions[verb + 1] - (opensPhrase(s, verb + 1) ? 1 : 0);
+    const secondAt = opensAt(verb + 1);
     const first = before(verb - 1);
     const second = after(verb + 1);
+    // An adverb may stand before the verb ("Brazil ever beaten") and a particle after it ("knock out Frazier").
+    const adverb = verb >= 1 && ADVERB.has(s.content[verb - 1]) && s.positions[verb - 1] === at - 1;
+    const firstEnd = adverb ? verb - 2 : verb - 1;
+    const particle = PARTICLE.has(s.content[verb + 1]) && s.positions[verb + 1] === at + 1;
+    const [objectStart, verbEnd] = particle ? [verb + 2, at + 1] : [verb + 1, at];
     // The second phrase just after the verb, or after one preposition that keeps who acts ("work for Lucius Fox"); not
     // after a participle, which qualifies the first ("the database used for Quora").
     const participle = isParticiple(s.words[at]);
-    const objectAt = secondAt === at + 1 || (secondAt === at + 2 && VERB_PREPOSITION.has(s.words[at + 1]) && !participle);
-    if (first && second && at - s.positions[verb - 1] <= 3 && objectAt) add(first, verb, second);
-    if (participle && s.words[at + 1] === "by" && secondAt === at + 2) {
+    const objectAt = (from: number) => from === verbEnd + 1 || (from === verbEnd + 2 && VERB_PREPOSITION.has(s.words[verbEnd + 1]) && !participle);
+    const agent = (at - s.positions[firstEnd] <= 3 ? before(firstEnd) : undefined) ?? pronounAt((adverb ? at - 1 : at) - 1, SUBJECT_PRONOUN);
+    const object = (objectAt(opensAt(objectStart)) ? after(objectStart) : undefined) ?? [verbEnd + 1, verbEnd + 2].filter(objectAt).map((from) => pronounAt(from, OBJECT_PRONOUN)).find(Boolean);
+    if (agent && object) add(agent, verb, object);
+    if (verb > 0 && participle && s.words[at + 1] === "by" && secondAt === at + 2) {
       // A passive's arguments may be bare nouns too ("Are sharks eaten by orcas?"): "be" and "by" mark them.
       const patient = first ?? [verb - 1];
       const patientEnd = s.positions[verb - 1];
-      const firstAt = s.positions[patient[0]] - (opensPhrase(s, patient[0]) ? 1 : 0);
+      const firstAt = opensAt(patient[0]);
       // "be" before the verb ("Mozart was taught by", "has Mozart been taught by") or, in a question, before its subject ("Was Mozart taught by").
       const be = (PASSIVE.has(s.words[at - 1]) && at === patientEnd + 2) || (at === patientEnd + 1 && PASSIVE.has(s.words[firstAt - 1]));
       if (be) add(second ?? [verb + 1], verb, patient);
+    }
+    // A relation's noun after "the" or "a" and before "of", between two arguments: "Is Darth Vader the father of Luke?",
+    // "Darth Vader is the father of Luke".
+    if (ARTICLE.has(s.words[at - 1]) && s.words[at + 1] === "of" && first && second && secondAt === at + 2) {
+      const holderEnd = at - 2 - (COPULA.has(s.words[at - 2]) ? 1 : 0);
+      if (s.positions[verb - 1] === holderEnd) add(first, verb, second);
     }
   }
   return clauses;
@@ -163,8 +213,15 @@ export interface ClauseSide extends ArgumentWords {
   readonly clauses: readonly Clause[];
 }
 
-/** Whether every content word of `argument` lands, through `toOther`, in `otherArgument`. */
-const landsIn = (toOther: readonly number[], argument: readonly number[], otherArgument: readonly number[]) => argument.every((k) => otherArgument.includes(toOther[k]));
+/**
+ * Whether a word of `argument` lands, through `toOther`, in `opposite` (the other side's argument in the other role) and
+ * not in `same` (its argument in the same role): a word that moved from one role to the other. A pronoun lands as itself.
+ */
+const moves = (toOther: readonly number[], argument: readonly number[], opposite: readonly number[], same: readonly number[]) =>
+  argument.some((k) => {
+    const landed = k >= 0 ? toOther[k] : k;
+    return landed !== -1 && opposite.includes(landed) && !same.includes(landed);
+  });
 
 /**
  * Whether the two sides' verbs' arguments trade places: the same verb ("evict", "taught" / "teach"), the one
@@ -177,9 +234,11 @@ const landsIn = (toOther: readonly number[], argument: readonly number[], otherA
 export function swapsArguments(a: ClauseSide, b: ClauseSide, toB: readonly number[], sameWord: (x: string, y: string) => boolean): boolean {
   if (a.clauses.length === 0 || b.clauses.length === 0) return false;
   const toA = b.content.map((_, j) => toB.indexOf(j));
-  // Each argument's words land in the other's, read from either side: "Harry" and "Harry Potter" name one person.
+  // A word of each argument moves to the other role, read from either side ("Harry" and "Harry Potter" name one
+  // person); words both arguments share ("the parent process" / "the child process") or that keep their role stay.
   const traded = (x: Clause, y: Clause) =>
-    (landsIn(toB, x.agent, y.patient) && landsIn(toB, x.patient, y.agent)) || (landsIn(toA, y.agent, x.patient) && landsIn(toA, y.patient, x.agent));
+    (moves(toB, x.agent, y.patient, y.agent) && moves(toB, x.patient, y.agent, y.patient)) ||
+    (moves(toA, y.agent, x.patient, x.agent) && moves(toA, y.patient, x.agent, x.patient));
   return a.clauses.some((x) =>
     b.clauses.some(
       (y) =>

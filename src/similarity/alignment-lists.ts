@@ -274,6 +274,29 @@ export const WINNING_VERBS: readonly string[] = ["beat", "defeat"];
  */
 export const VERB_PREPOSITIONS: readonly string[] = ["for", "on", "about", "at"];
 
+/**
+ * Particles between a verb and its second argument, read as one verb with it: "Did Ali knock out Frazier?", "Can a
+ * dog chew up a shoe?".
+ */
+export const VERB_PARTICLES: readonly string[] = ["out", "up", "off", "down", "away", "back"];
+
+/**
+ * Personal pronouns that stand for a clause's argument, each person's forms together, its subject's first: "Should I
+ * text my ex?" / "Should my ex text me?". Not "her", a possessive as often ("her car").
+ */
+export const PERSONAL_PRONOUNS: readonly (readonly string[])[] = [["i", "me"], ["we", "us"], ["you"], ["he", "him"], ["she"], ["they", "them"]];
+
+/** Adverbs between a clause's first argument and its verb: "Has Brazil ever beaten Germany?". */
+export const CLAUSE_ADVERBS: readonly string[] = ["ever", "already", "really", "actually", "still", "finally", "recently", "even", "once"];
+
+/**
+ * Nouns of a relation read as a clause's verb between two arguments ("Is Darth Vader the father of Luke?" / "Is Luke
+ * the father of Darth Vader?"), but for those that hold both ways ("Is Spain the neighbour of Portugal?"): any noun
+ * after "the" or "a" and before "of", between two names or noun phrases, but these.
+ */
+export const SYMMETRIC_RELATION_NOUNS: readonly string[] =
+  "neighbor neighbour sibling cousin friend partner spouse twin ally rival colleague peer contemporary counterpart enemy equivalent equal opposite".split(" ");
+
 /** What tells a past event before a clause's first argument: "Did Ali defeat Foreman?", "Was Foreman defeated by Ali?". */
 export const PAST_EVENT_AUXILIARIES: readonly string[] = ["did", "was", "were"];
 
@@ -479,6 +502,10 @@ export const ALIGNMENT_LISTS = {
   winning: WINNING_VERBS,
   pastEvent: PAST_EVENT_AUXILIARIES,
   verbPrepositions: VERB_PREPOSITIONS,
+  verbParticles: VERB_PARTICLES,
+  personalPronouns: PERSONAL_PRONOUNS,
+  clauseAdverbs: CLAUSE_ADVERBS,
+  symmetricRelationNouns: SYMMETRIC_RELATION_NOUNS,
   namedContests: NAMED_CONTEST_VERBS,
   initiated: INITIATED_RELATIONS,
   roles: { questionWords: ROLE_QUESTION_WORDS, auxiliaries: ROLE_AUXILIARIES, perfect: PERFECT_AUXILIARIES, doAuxiliaries: DO_AUXILIARIES, passive: PASSIVE_AUXILIARIES, symmetric: SYMMETRIC_RELATIONS, bothWaysAfter: BOTH_WAYS_AFTER_VERB },

@@ -258,6 +258,16 @@ describe("aligning two questions", () => {
     // Each argument's words land in the other's read from either side.
     ["Did Voldemort kill Harry?", "Did Harry Potter kill Voldemort?", "argumentSwap"],
     ["Did Harry Potter kill Voldemort?", "Did Voldemort kill Harry?", "argumentSwap"],
+    // A personal pronoun is an argument ("I" and "me" one); a noun phrase runs over several words; a particle or an
+    // adverb stands inside a clause; a relation's noun between "the" and "of" reads as its verb.
+    ["Should I email my boss?", "Should my boss email me?", "argumentSwap"],
+    ["Does my dog love me?", "Do I love my dog?", "argumentSwap"],
+    ["Does the parent process wait for the child process?", "Does the child process wait for the parent process?", "argumentSwap"],
+    ["How can a new employee impress a senior manager?", "How can a senior manager impress a new employee?", "argumentSwap"],
+    ["Did Ali knock out Frazier?", "Did Frazier knock out Ali?", "argumentSwap"],
+    ["Has Brazil ever beaten Germany?", "Has Germany ever beaten Brazil?", "argumentSwap"],
+    ["Is Darth Vader the father of Luke?", "Is Luke the father of Darth Vader?", "argumentSwap"],
+    ["Is it true that Darth Vader is the father of Luke?", "Is it true that Luke is the father of Darth Vader?", "argumentSwap"],
     ["Is half a dozen eggs enough for a cake?", "Are 12 eggs enough for a cake?", "numberMismatch"],
     // "own" the verb is a content word, though a stopword elsewhere ("my own car").
     ["Which companies own Instagram?", "Which companies does Instagram own?", "argumentSwap"],
@@ -453,6 +463,11 @@ describe("aligning two questions", () => {
     ["Which company was acquired by Facebook in 2012?", "Which company did Facebook acquire in 2012?", "argumentSwap"],
     ["Who was penicillin discovered by?", "Who discovered penicillin?", "argumentSwap"],
     ["Did Brazil play Germany in 2014?", "Did Germany play Brazil in 2014?", "argumentSwap"],
+    // A relation that holds both ways; a pronoun's role kept.
+    ["Is Spain the neighbour of Portugal?", "Is Portugal the neighbour of Spain?", "argumentSwap"],
+    ["Can I sue my employer?", "Is it possible for me to sue my employer?", "argumentSwap"],
+    ["How can I make my boss trust me?", "How can I get my boss to trust me?", "argumentSwap"],
+    ["Was I overcharged by my bank?", "Did my bank overcharge me?", "argumentSwap"],
     ["Did Ali fight Foreman in 1974?", "Did Foreman fight Ali in 1974?", "argumentSwap"],
     ["Can Goku beat Superman?", "Can Superman beat Goku?", "argumentSwap"],
     ["What is the database used by Quora?", "What is the database used for Quora?", "argumentSwap"],
