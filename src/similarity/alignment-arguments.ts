@@ -172,8 +172,14 @@ export function clausesOf(s: ArgumentWords, names: readonly (readonly number[])[
     // after a participle, which qualifies the first ("the database used for Quora").
     const participle = isParticiple(s.words[at]);
     const objectAt = (from: number) => from === verbEnd + 1 || (from === verbEnd + 2 && VERB_PREPOSITION.has(s.words[verbEnd + 1]) && !participle);
+    // Beside a pronoun, "to" too ("I apologize to my sister", "my sister apologize to me"); between two nouns "to" is
+    // read as a direction instead (see crosses in alignment.ts).
+    const toAt = (from: number) => objectAt(from) || (from === verbEnd + 2 && s.words[verbEnd + 1] === "to");
     const agent = (at - s.positions[firstEnd] <= 3 ? before(firstEnd) : undefined) ?? pronounAt((adverb ? at - 1 : at) - 1, SUBJECT_PRONOUN);
-    const object = (objectAt(opensAt(objectStart)) ? after(objectStart) : undefined) ?? [verbEnd + 1, verbEnd + 2].filter(objectAt).map((from) => pronounAt(from, OBJECT_PRONOUN)).find(Boolean);
+    const phraseAt = agent && agent[0] < 0 ? toAt : objectAt;
+    const object =
+      (phraseAt(opensAt(objectStart)) ? after(objectStart) : undefined) ??
+      [verbEnd + 1, verbEnd + 2].filter(toAt).map((from) => pronounAt(from, OBJECT_PRONOUN)).find(Boolean);
     if (agent && object) add(agent, verb, object);
     if (verb > 0 && participle && s.words[at + 1] === "by" && secondAt === at + 2) {
       // A passive's arguments may be bare nouns too ("Are sharks eaten by orcas?"): "be" and "by" mark them.

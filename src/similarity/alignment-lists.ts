@@ -15,7 +15,7 @@ import {
   TIME_NOUNS,
 } from "./alignment-answer-kind.js";
 import { NOT_A_MODEL, NOT_BEFORE_A_LETTER, NUMBERED_NOUNS, SIGN_WORDS } from "./alignment-models.js";
-import { AMBIGUOUS_NUMBER_WORDS, DENOMINATORS, ORDINALS, SCALES, TENS, UNITS } from "./alignment-numbers.js";
+import { AMBIGUOUS_NUMBER_WORDS, COUNTED_TIMES, DENOMINATORS, ORDINALS, SCALES, TENS, UNITS } from "./alignment-numbers.js";
 import { SCOPE_LISTS } from "./alignment-scope.js";
 import { AFTER_SECOND, BEFORE_ABBREVIATION, UNIT_ABBREVIATIONS, UNIT_COMPOUNDS, UNIT_NAMES, UNIT_QUALIFIERS, UNIT_SIGNS } from "./alignment-units.js";
 import { NAME_ALIAS_GROUPS } from "./guard-text.js";
@@ -545,6 +545,7 @@ export const ALIGNMENT_LISTS = {
   ordinals: ORDINALS,
   denominators: DENOMINATORS,
   ambiguousNumbers: [...AMBIGUOUS_NUMBER_WORDS],
+  countedTimes: [...COUNTED_TIMES],
   unitNames: UNIT_NAMES,
   unitAbbreviations: UNIT_ABBREVIATIONS,
   beforeAbbreviation: BEFORE_ABBREVIATION,

@@ -18,6 +18,9 @@ export const DENOMINATORS: Readonly<Record<string, number>> = {
 /** Number words that are usually not numbers ("one should", "a second opinion", "at first"), unless part of a longer number. */
 export const AMBIGUOUS_NUMBER_WORDS = new Set(["one", "first", "second"]);
 
+/** Units of time a lone "one" counts ("a one-year-old", "one hour a day"); not "one day", which is often "some day". */
+export const COUNTED_TIMES: ReadonlySet<string> = new Set(["year", "month", "week", "hour", "minute"]);
+
 /** The cardinal a number word stands for ("sixteenth" → "sixteen", "twentieth" → "twenty"), or undefined. */
 export function cardinal(word: string): string | undefined {
   const ordinal = Object.hasOwn(ORDINALS, word) ? ORDINALS[word] : undefined;
@@ -177,7 +180,7 @@ export function wordNumbers(words: readonly string[]): WordNumbers {
     const run = numberRun(words, i);
     if (run === undefined) continue;
     const read = withHalf(words, i, run);
-    const lone = read.end === i + 1 && AMBIGUOUS_NUMBER_WORDS.has(words[i]);
+    const lone = read.end === i + 1 && AMBIGUOUS_NUMBER_WORDS.has(words[i]) && !(words[i] === "one" && COUNTED_TIMES.has(words[i + 1]));
     if (!lone) values.push(String(read.value));
     i = read.end - 1;
   }

@@ -177,9 +177,12 @@ function isNegation(word: string): boolean {
  * "doesn't have any metadata" negates metadata). A negation that ends its clause ("No, ...", "or not?")
  * and "not only" negate nothing.
  */
+const DOT_NAME = /(^|\s)\.(?=\p{L})/gu;
+
 function negatedStemsOf(text: string): Set<string> {
   const negated = new Set<string>();
-  for (const clause of text.split(/[,;:.!?()[\]{}"“”]+/)) {
+  // The dot of a file's name is no full stop: "not in .gitignore" negates "gitignore".
+  for (const clause of text.replace(DOT_NAME, "$1").split(/[,;:.!?()[\]{}"“”]+/)) {
     const words = lowerWords(clause);
     words.forEach((word, i) => {
       if (!isNegation(word) || (word === "not" && words[i + 1] === "only")) return;

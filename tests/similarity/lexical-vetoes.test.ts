@@ -261,6 +261,7 @@ describe("aligning two questions", () => {
     // A personal pronoun is an argument ("I" and "me" one); a noun phrase runs over several words; a particle or an
     // adverb stands inside a clause; a relation's noun between "the" and "of" reads as its verb.
     ["Should I email my boss?", "Should my boss email me?", "argumentSwap"],
+    ["Should I apologize to my sister?", "Should my sister apologize to me?", "argumentSwap"],
     ["Does my dog love me?", "Do I love my dog?", "argumentSwap"],
     ["Does the parent process wait for the child process?", "Does the child process wait for the parent process?", "argumentSwap"],
     ["How can a new employee impress a senior manager?", "How can a senior manager impress a new employee?", "argumentSwap"],
@@ -269,6 +270,8 @@ describe("aligning two questions", () => {
     ["Is Darth Vader the father of Luke?", "Is Luke the father of Darth Vader?", "argumentSwap"],
     ["Is it true that Darth Vader is the father of Luke?", "Is it true that Luke is the father of Darth Vader?", "argumentSwap"],
     ["Is half a dozen eggs enough for a cake?", "Are 12 eggs enough for a cake?", "numberMismatch"],
+    // A lone "one" before a unit of time counts.
+    ["How many hours should a one-year-old sleep?", "How many hours should a four-year-old sleep?", "numberMismatch"],
     // "own" the verb is a content word, though a stopword elsewhere ("my own car").
     ["Which companies own Instagram?", "Which companies does Instagram own?", "argumentSwap"],
     // "replace X with Y", "exchange X for Y": Y takes X's place, against "Y instead of X" too.

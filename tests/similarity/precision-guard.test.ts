@@ -127,6 +127,9 @@ describe("guard text facts", () => {
     expect(negated("Should I buy it or not?")).toEqual([]);
     expect(negated("It loads not only audio but also images.")).toEqual([]);
     expect(negated("What foods are gluten-free?")).toEqual([stem("gluten")]);
+    // A file's dot is no full stop; an abbreviation's still is ("no." for number).
+    expect(negated("Which files should not be in .gitignore?")).toEqual([stem("gitignore")]);
+    expect(negated("How I register my mobile no.in sbi?")).toEqual([]);
   });
 
   it("sees a negation only where the other side affirms what it negates", () => {
