@@ -723,7 +723,19 @@ const readsConversely = (a: Side, b: Side, leftA: readonly string[], leftB: read
       [...leftA, ...leftB].every((word) => DIMINISHING.has(word)) &&
       comparesOnly(a) &&
       comparesOnly(b) &&
-      (moreAgainstLess(a, b) || moreAgainstLess(b, a))));
+      (moreAgainstLess(a, b) || moreAgainstLess(b, a))) ||
+    comparativeAgainstLess(a, b, leftA, leftB) ||
+    comparativeAgainstLess(b, a, leftB, leftA));
+
+/**
+ * Whether `x` compares with a word's comparative and `y` with "less" and the word ("healthier than" / "less healthy
+ * than"), each all its side leaves unmatched.
+ */
+function comparativeAgainstLess(x: Side, y: Side, leftX: readonly string[], leftY: readonly string[]): boolean {
+  if (leftX.length !== 1 || leftY.length !== 2 || !leftY.includes("less") || !beforeThan(y, "less")) return false;
+  const base = leftY.find((word) => word !== "less") ?? "";
+  return comparesBeforeThan(x, leftX[0]) && [...comparedAdjectives(leftX[0]), ...lemmasOf(leftX[0])].includes(base);
+}
 
 /** One "than" and no word that changes a value ("times", "squared"). */
 const comparesPlainEnds = (s: Side) => s.words.filter((word) => word === "than").length === 1 && !s.words.some((word) => ARITHMETIC.has(word));
