@@ -16,6 +16,7 @@ import {
 } from "./alignment-answer-kind.js";
 import { NOT_A_MODEL, NOT_BEFORE_A_LETTER, NUMBERED_NOUNS, SIGN_WORDS } from "./alignment-models.js";
 import { AMBIGUOUS_NUMBER_WORDS, COUNTED_TIMES, DENOMINATORS, ORDINALS, SCALES, TENS, UNITS } from "./alignment-numbers.js";
+import { RELATIVE_DAYS, RELATIVE_TIME_NOUNS, RELATIVE_TIME_WORDS } from "./alignment-relative-time.js";
 import { SCOPE_LISTS } from "./alignment-scope.js";
 import { AFTER_SECOND, BEFORE_ABBREVIATION, UNIT_ABBREVIATIONS, UNIT_COMPOUNDS, UNIT_NAMES, UNIT_QUALIFIERS, UNIT_SIGNS } from "./alignment-units.js";
 import { NAME_ALIAS_GROUPS } from "./guard-text.js";
@@ -546,6 +547,7 @@ export const ALIGNMENT_LISTS = {
   denominators: DENOMINATORS,
   ambiguousNumbers: [...AMBIGUOUS_NUMBER_WORDS],
   countedTimes: [...COUNTED_TIMES],
+  relativeTime: { words: RELATIVE_TIME_WORDS, days: RELATIVE_DAYS, nouns: RELATIVE_TIME_NOUNS },
   unitNames: UNIT_NAMES,
   unitAbbreviations: UNIT_ABBREVIATIONS,
   beforeAbbreviation: BEFORE_ABBREVIATION,

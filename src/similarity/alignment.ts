@@ -56,6 +56,7 @@ import { modelsDiffer, modelsOf, type Models } from "./alignment-models.js";
 import { cardinal, digitFractions, numberRun, numbersDiffer, withoutThousands, wordNumbers } from "./alignment-numbers.js";
 import { clausesOf, namesOf, swapsArguments, type Clause } from "./alignment-arguments.js";
 import { asksOtherRole } from "./alignment-question-role.js";
+import { relativeTimesDiffer, relativeTimesOf } from "./alignment-relative-time.js";
 import { scopeDiffers } from "./alignment-scope.js";
 import { readsBothWays, routeOf, routesTurned, type RouteStep } from "./alignment-routes.js";
 import { countedUnitsOf, unitNamed, unitsOf } from "./alignment-units.js";
@@ -190,6 +191,8 @@ export interface Alignment extends Readonly<Record<AlignmentVeto, boolean>> {
   readonly unitMismatch: boolean;
   /** One side asks about a year ("in 1950", "the 1800s"), the other, naming no number, about now ("What is the population of India?"). */
   readonly yearOneSided: boolean;
+  /** Both sides tell a time from now, and not the same ("last week" / "next week", "tonight" / "last night"); see alignment-relative-time.ts. */
+  readonly relativeTime: boolean;
   /** The sides ask for different kinds of answer ("how long" / "how far", "when" / "where"); see alignment-answer-kind.ts. */
   readonly answerKind: boolean;
   /** Both name the same units and each counts another one: a conversion turned round ("1 inch in cm" / "1 cm in inches"). */
@@ -767,7 +770,7 @@ const diminishesOpposite = (s: Side, otherLeft: readonly string[]) =>
 const diminishes = (s: Side) => s.words.some((word) => DIMINISHING.has(word)) && !s.words.some((word) => word === "more" || word === "most");
 
 /** The candidate vetoes an alignment reports. */
-export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "argumentSwap", "quantity", "superlative", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "modelMismatch", "rank", "unitMismatch", "yearOneSided", "answerKind", "conversion"] as const;
+export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "argumentSwap", "quantity", "superlative", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "modelMismatch", "rank", "unitMismatch", "yearOneSided", "relativeTime", "answerKind", "conversion"] as const;
 export type AlignmentVeto = (typeof ALIGNMENT_VETOES)[number];
 
 /**
@@ -844,6 +847,7 @@ export function alignQuestions(textA: string, textB: string): Alignment {
     rank: a.rank !== b.rank,
     unitMismatch: questions && [...a.units].some((unit) => !b.units.has(unit)) && [...b.units].some((unit) => !a.units.has(unit)),
     yearOneSided: questions && (namesYearAlone(a, b) || namesYearAlone(b, a)),
+    relativeTime: relativeTimesDiffer(relativeTimesOf(textA, a.words), relativeTimesOf(textB, b.words)),
     answerKind: answerKindsDiffer(a.phrase.kind, b.phrase.kind),
     conversion: convertsOtherWay(a, b),
   };

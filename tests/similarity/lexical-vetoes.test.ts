@@ -94,6 +94,10 @@ describe("aligning two questions", () => {
     ["Where's the next World Cup?", "When's the next World Cup?", "answerKind"],
     ["What was the population of India in 1950?", "What is the population of India?", "yearOneSided"],
     ["Who was the president of France in 2010?", "Who is the president of France?", "yearOneSided"],
+    // Times told from now with none in common.
+    ["What movies are coming out this week?", "What movies came out last week?", "relativeTime"],
+    ["Who won the game last night?", "Who won the game tonight?", "relativeTime"],
+    ["Is the bank open today?", "Is the bank open tomorrow?", "relativeTime"],
     ["Is it far cheaper to fly from Delhi to Mumbai?", "Is it far cheaper to fly from Mumbai to Delhi?", "swapped"],
     ["How do I convert distance from miles to km?", "How do I convert distance from km to miles?", "swapped"],
     ["How many pounds are in a ton?", "How many pounds are in a tonne?", "substitution"],
@@ -434,6 +438,11 @@ describe("aligning two questions", () => {
     ["Which social media sites do teens use?", "What do teens use social media sites for?"],
     ["What should I eat before a workout?", "Before a workout, what should I eat?"],
     ["Do husbands need to hand his salary to the wives every month?", "In Western married life, does the husband have to hand over his salary to his wife?"],
+    // The same time from now in other words; a year fixes it; a comparative against "less" and its base, turned round.
+    ["What is on TV tonight?", "What is on television tonight?"],
+    ["If I knew I would die tomorrow, what would I finish today?", "What would I do if I knew I would die tomorrow?"],
+    ["Who will win the league this season 2016-2017?", "Who will win the league next season 2016-2017?"],
+    ["Is brown rice healthier than white rice?", "Is white rice less healthy than brown rice?"],
   ])("keeps the paraphrase %j / %j", (a, b) => {
     expect(lexicalVeto(a, b)).toBeUndefined();
   });
