@@ -150,8 +150,9 @@ function fractionAt(words: readonly string[], from: number): { value: string; en
     return whole && DIGIT_DENOMINATORS.has(whole.value) && count.value < whole.value ? { value: fraction(count.value, whole.value), end: whole.end } : undefined;
   }
   if (!Object.hasOwn(DENOMINATORS, word)) return undefined;
-  // "quarters" are coins and a year's parts too ("two quarters" of earnings): a fraction only before "of" ("three quarters of an hour").
-  const ofFollows = words[count.end + 1] === "of";
+  // "quarters" are coins and a year's parts too ("two quarters" of earnings): a fraction only before "of" or "as" ("three
+  // quarters of an hour", "three quarters as a decimal").
+  const ofFollows = words[count.end + 1] === "of" || words[count.end + 1] === "as";
   const several = word.endsWith("s") ? count.value >= 2 && (word !== "quarters" || ofFollows) : count.value === 1 && (words[from] === "one" || ofFollows);
   return several ? { value: fraction(count.value, DENOMINATORS[word]), end: count.end + 1 } : undefined;
 }

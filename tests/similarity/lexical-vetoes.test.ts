@@ -443,6 +443,7 @@ describe("aligning two questions", () => {
     ["If I knew I would die tomorrow, what would I finish today?", "What would I do if I knew I would die tomorrow?"],
     ["Who will win the league this season 2016-2017?", "Who will win the league next season 2016-2017?"],
     ["Is brown rice healthier than white rice?", "Is white rice less healthy than brown rice?"],
+    ["What is 3/4 as a decimal?", "How do you write three quarters as a decimal number?"],
   ])("keeps the paraphrase %j / %j", (a, b) => {
     expect(lexicalVeto(a, b)).toBeUndefined();
   });
