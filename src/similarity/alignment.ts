@@ -801,11 +801,13 @@ export function alignQuestions(textA: string, textB: string): Alignment {
   const toB = a.content.map(() => -1);
   const used = new Set<number>();
   matchPhrases(a, b, toB, used);
-  matchWords(a.content, b.content, toB, used, sameWord);
+  // Initials ending in a capital S are no plural: "HTTPS" is not "HTTP", "AWS" not "AW" ("SSDs" is "SSD").
+  const initialsApart = (x: string, y: string) => (a.facts.acronyms.has(x) && x === `${y}s`) || (b.facts.acronyms.has(y) && y === `${x}s`);
+  matchWords(a.content, b.content, toB, used, (x, y) => sameWord(x, y) && !initialsApart(x, y));
   // The lexicon only for what the words themselves did not settle.
   matchWords(a.content, b.content, toB, used, (x, y) => {
     const relation = wordRelation(x, y);
-    return relation === "synonym" || relation === "linked";
+    return (relation === "synonym" || relation === "linked") && !initialsApart(x, y);
   });
   // A name written as its initials ("JS" for "JavaScript") or another of its names ("Postgres"), a unit as its abbreviation ("oz" for "ounces").
   matchWords(

@@ -94,6 +94,9 @@ describe("aligning two questions", () => {
     ["Where's the next World Cup?", "When's the next World Cup?", "answerKind"],
     ["What was the population of India in 1950?", "What is the population of India?", "yearOneSided"],
     ["Who was the president of France in 2010?", "Who is the president of France?", "yearOneSided"],
+    // Initials ending in a capital S are no plural.
+    ["How do I enable HTTPS?", "How do I enable HTTP?", "substitution"],
+    ["How do I redirect HTTP to HTTPS in nginx?", "How do I redirect HTTPS to HTTP in nginx?", "swapped"],
     // Times told from now with none in common.
     ["What movies are coming out this week?", "What movies came out last week?", "relativeTime"],
     ["Who won the game last night?", "Who won the game tonight?", "relativeTime"],
@@ -444,6 +447,8 @@ describe("aligning two questions", () => {
     ["Who will win the league this season 2016-2017?", "Who will win the league next season 2016-2017?"],
     ["Is brown rice healthier than white rice?", "Is white rice less healthy than brown rice?"],
     ["What is 3/4 as a decimal?", "How do you write three quarters as a decimal number?"],
+    ["Are SSDs faster than HDDs?", "Is an SSD faster than an HDD?"],
+    ["Why does the US support Pakistan?", "Why does USA support Pakistan?"],
   ])("keeps the paraphrase %j / %j", (a, b) => {
     expect(lexicalVeto(a, b)).toBeUndefined();
   });
