@@ -11,11 +11,11 @@ import {
   DETERMINERS,
   INITIATED_RELATIONS,
   NAMED_CONTEST_VERBS,
+  ONE_WAY_RELATION_NOUNS,
   PASSIVE_AUXILIARIES,
   PAST_EVENT_AUXILIARIES,
   ROLE_AUXILIARIES,
   PERSONAL_PRONOUNS,
-  SYMMETRIC_RELATION_NOUNS,
   SYMMETRIC_RELATIONS,
   SYMMETRIC_WORDS,
   VERB_PARTICLES,
@@ -64,7 +64,8 @@ const NAMED_CONTEST = new Set(NAMED_CONTEST_VERBS);
 const WINNING = new Set(WINNING_VERBS);
 const VERB_PREPOSITION = new Set(VERB_PREPOSITIONS);
 const PAST_EVENT = new Set(PAST_EVENT_AUXILIARIES);
-const SYMMETRIC = new Set([...SYMMETRIC_WORDS, ...SYMMETRIC_RELATION_NOUNS]);
+const SYMMETRIC = new Set(SYMMETRIC_WORDS);
+const ONE_WAY_RELATION = new Set(ONE_WAY_RELATION_NOUNS);
 const ADVERB = new Set(CLAUSE_ADVERBS);
 const PARTICLE = new Set(VERB_PARTICLES);
 const ARTICLE = new Set(["the", "a", "an"]);
@@ -190,9 +191,10 @@ export function clausesOf(s: ArgumentWords, names: readonly (readonly number[])[
       const be = (PASSIVE.has(s.words[at - 1]) && at === patientEnd + 2) || (at === patientEnd + 1 && PASSIVE.has(s.words[firstAt - 1]));
       if (be) add(second ?? [verb + 1], verb, patient);
     }
-    // A relation's noun after "the" or "a" and before "of", between two arguments: "Is Darth Vader the father of Luke?",
-    // "Darth Vader is the father of Luke".
-    if (ARTICLE.has(s.words[at - 1]) && s.words[at + 1] === "of" && first && second && secondAt === at + 2) {
+    // A one-way relation's noun after "the" or "a" and before "of", between two arguments: "Is Darth Vader the father of
+    // Luke?", "Darth Vader is the father of Luke".
+    const oneWay = [s.content[verb], ...lemmasOf(s.content[verb])].some((lemma) => ONE_WAY_RELATION.has(lemma));
+    if (oneWay && ARTICLE.has(s.words[at - 1]) && s.words[at + 1] === "of" && first && second && secondAt === at + 2) {
       const holderEnd = at - 2 - (COPULA.has(s.words[at - 2]) ? 1 : 0);
       if (s.positions[verb - 1] === holderEnd) add(first, verb, second);
     }
@@ -218,6 +220,10 @@ function readsBothWays(s: ArgumentWords, clause: Clause): boolean {
 export interface ClauseSide extends ArgumentWords {
   readonly clauses: readonly Clause[];
 }
+
+/** Whether two arguments of one side are the same words (or the same pronoun). */
+const sameArgument = (s: ClauseSide, x: readonly number[], y: readonly number[]) =>
+  x.length === y.length && x.every((k, n) => (k < 0 ? k === y[n] : y[n] >= 0 && s.content[k] === s.content[y[n]]));
 
 /**
  * Whether a word of `argument` lands, through `toOther`, in `opposite` (the other side's argument in the other role) and
@@ -245,10 +251,19 @@ export function swapsArguments(a: ClauseSide, b: ClauseSide, toB: readonly numbe
   const traded = (x: Clause, y: Clause) =>
     (moves(toB, x.agent, y.patient, y.agent) && moves(toB, x.patient, y.agent, y.patient)) ||
     (moves(toA, y.agent, x.patient, x.agent) && moves(toA, y.patient, x.agent, x.patient));
+  // A clause its own side also turns round is asked both ways ("Should I text him or should he text me?").
+  const bothWays = (s: ClauseSide, x: Clause) =>
+    s.clauses.some((z) => z !== x && s.content[z.verb] === s.content[x.verb] && sameArgument(s, z.agent, x.patient) && sameArgument(s, z.patient, x.agent));
   return a.clauses.some((x) =>
+    !bothWays(a, x) &&
     b.clauses.some(
       (y) =>
-        toB[x.verb] === y.verb && sameWord(a.content[x.verb], b.content[y.verb]) && !readsBothWays(a, x) && !readsBothWays(b, y) && traded(x, y),
+        toB[x.verb] === y.verb &&
+        sameWord(a.content[x.verb], b.content[y.verb]) &&
+        !readsBothWays(a, x) &&
+        !readsBothWays(b, y) &&
+        !bothWays(b, y) &&
+        traded(x, y),
     ),
   );
 }

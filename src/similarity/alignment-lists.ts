@@ -291,12 +291,15 @@ export const PERSONAL_PRONOUNS: readonly (readonly string[])[] = [["i", "me"], [
 export const CLAUSE_ADVERBS: readonly string[] = ["ever", "already", "really", "actually", "still", "finally", "recently", "even", "once"];
 
 /**
- * Nouns of a relation read as a clause's verb between two arguments ("Is Darth Vader the father of Luke?" / "Is Luke
- * the father of Darth Vader?"), but for those that hold both ways ("Is Spain the neighbour of Portugal?"): any noun
- * after "the" or "a" and before "of", between two names or noun phrases, but these.
+ * Nouns of a relation that holds one way, read as a clause's verb between two arguments after "the" or "a" and before
+ * "of" ("Is Darth Vader the father of Luke?" / "Is Luke the father of Darth Vader?"); a relation that may hold both
+ * ways ("the brother of", "a neighbour of", "a rival of") is not among them.
  */
-export const SYMMETRIC_RELATION_NOUNS: readonly string[] =
-  "neighbor neighbour sibling cousin friend partner spouse twin ally rival colleague peer contemporary counterpart enemy equivalent equal opposite".split(" ");
+export const ONE_WAY_RELATION_NOUNS: readonly string[] = (
+  "father mother parent son daughter child grandfather grandmother grandparent grandson granddaughter grandchild " +
+  "uncle aunt nephew niece ancestor descendant husband wife owner boss employer employee teacher student mentor " +
+  "creator founder author inventor capital subsidiary successor predecessor"
+).split(" ");
 
 /** What tells a past event before a clause's first argument: "Did Ali defeat Foreman?", "Was Foreman defeated by Ali?". */
 export const PAST_EVENT_AUXILIARIES: readonly string[] = ["did", "was", "were"];
@@ -506,7 +509,7 @@ export const ALIGNMENT_LISTS = {
   verbParticles: VERB_PARTICLES,
   personalPronouns: PERSONAL_PRONOUNS,
   clauseAdverbs: CLAUSE_ADVERBS,
-  symmetricRelationNouns: SYMMETRIC_RELATION_NOUNS,
+  oneWayRelationNouns: ONE_WAY_RELATION_NOUNS,
   namedContests: NAMED_CONTEST_VERBS,
   initiated: INITIATED_RELATIONS,
   roles: { questionWords: ROLE_QUESTION_WORDS, auxiliaries: ROLE_AUXILIARIES, perfect: PERFECT_AUXILIARIES, doAuxiliaries: DO_AUXILIARIES, passive: PASSIVE_AUXILIARIES, symmetric: SYMMETRIC_RELATIONS, bothWaysAfter: BOTH_WAYS_AFTER_VERB },

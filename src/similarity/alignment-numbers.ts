@@ -21,6 +21,12 @@ export const AMBIGUOUS_NUMBER_WORDS = new Set(["one", "first", "second"]);
 /** Units of time a lone "one" counts ("a one-year-old", "one hour a day"); not "one day", which is often "some day". */
 export const COUNTED_TIMES: ReadonlySet<string> = new Set(["year", "month", "week", "hour", "minute"]);
 
+/** Whether `words` say "a" or "an" before a unit of time that `otherWords` count as "one" ("an hour" / "one hour"). */
+export function articleCountsOne(words: readonly string[], otherWords: readonly string[]): boolean {
+  const countedByOne = new Set(otherWords.flatMap((word, i) => (word === "one" && COUNTED_TIMES.has(otherWords[i + 1]) ? [otherWords[i + 1]] : [])));
+  return countedByOne.size > 0 && words.some((word, i) => (word === "a" || word === "an") && countedByOne.has(words[i + 1]));
+}
+
 /** The cardinal a number word stands for ("sixteenth" → "sixteen", "twentieth" → "twenty"), or undefined. */
 export function cardinal(word: string): string | undefined {
   const ordinal = Object.hasOwn(ORDINALS, word) ? ORDINALS[word] : undefined;

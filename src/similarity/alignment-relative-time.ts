@@ -6,7 +6,7 @@
  */
 
 /** Words before a time noun and how far from now they place it, in that noun's units. */
-export const RELATIVE_TIME_WORDS: Readonly<Record<string, number>> = { this: 0, current: 0, next: 1, coming: 1, last: -1, previous: -1, past: -1 };
+export const RELATIVE_TIME_WORDS: Readonly<Record<string, number>> = { this: 0, current: 0, next: 1, coming: 1, last: -1, previous: -1 };
 
 /** Words that are a time from now on their own. */
 export const RELATIVE_DAYS: Readonly<Record<string, number>> = { today: 0, tonight: 0, tomorrow: 1, yesterday: -1 };
@@ -18,6 +18,10 @@ export const RELATIVE_TIME_NOUNS: readonly string[] = (
 ).split(" ");
 
 const TIME_NOUN = new Set(RELATIVE_TIME_NOUNS);
+
+/** Whether every word a side leaves unmatched tells a time ("last", "tonight", "week"): the sides differ in their times alone. */
+export const onlyTimesLeft = (left: readonly string[]) =>
+  left.every((word) => Object.hasOwn(RELATIVE_TIME_WORDS, word) || Object.hasOwn(RELATIVE_DAYS, word) || TIME_NOUN.has(word));
 
 /** The times a side tells from now, and whether it names a year. */
 export interface RelativeTimes {
@@ -31,7 +35,10 @@ export function relativeTimesOf(text: string, words: readonly string[]): Relativ
   const offsets = new Set<number>();
   words.forEach((word, i) => {
     if (Object.hasOwn(RELATIVE_DAYS, word)) offsets.add(RELATIVE_DAYS[word]);
-    else if (Object.hasOwn(RELATIVE_TIME_WORDS, word) && TIME_NOUN.has(words[i + 1])) offsets.add(RELATIVE_TIME_WORDS[word]);
+    // Not "the last week of December" (the final one), nor "this coming summer" (read as "this").
+    const placed = TIME_NOUN.has(words[i + 1]) && !(word === "last" && words[i + 2] === "of") && !(word === "coming" && words[i - 1] === "this");
+    if (placed && Object.hasOwn(RELATIVE_TIME_WORDS, word)) offsets.add(RELATIVE_TIME_WORDS[word]);
+    if (word === "this" && words[i + 1] === "coming" && TIME_NOUN.has(words[i + 2])) offsets.add(0);
   });
   return { offsets, year: /\b\d{4}\b/.test(text) };
 }

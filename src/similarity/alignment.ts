@@ -53,10 +53,10 @@ import {
 } from "./alignment-lists.js";
 import { answerKindsDiffer, questionPhraseOf, type QuestionPhrase } from "./alignment-answer-kind.js";
 import { modelsDiffer, modelsOf, type Models } from "./alignment-models.js";
-import { cardinal, digitFractions, numberRun, numbersDiffer, withoutThousands, wordNumbers } from "./alignment-numbers.js";
+import { articleCountsOne, cardinal, digitFractions, numberRun, numbersDiffer, withoutThousands, wordNumbers } from "./alignment-numbers.js";
 import { clausesOf, namesOf, swapsArguments, type Clause } from "./alignment-arguments.js";
 import { asksOtherRole } from "./alignment-question-role.js";
-import { relativeTimesDiffer, relativeTimesOf } from "./alignment-relative-time.js";
+import { onlyTimesLeft, relativeTimesDiffer, relativeTimesOf } from "./alignment-relative-time.js";
 import { scopeDiffers } from "./alignment-scope.js";
 import { readsBothWays, routeOf, routesTurned, type RouteStep } from "./alignment-routes.js";
 import { countedUnitsOf, unitNamed, unitsOf } from "./alignment-units.js";
@@ -727,17 +727,19 @@ const readsConversely = (a: Side, b: Side, leftA: readonly string[], leftB: read
       comparesOnly(a) &&
       comparesOnly(b) &&
       (moreAgainstLess(a, b) || moreAgainstLess(b, a))) ||
-    comparativeAgainstLess(a, b, leftA, leftB) ||
-    comparativeAgainstLess(b, a, leftB, leftA));
+    comparativeAgainstLess(a, b, [...leftA, ...leftB]) ||
+    comparativeAgainstLess(b, a, [...leftA, ...leftB]));
 
 /**
  * Whether `x` compares with a word's comparative and `y` with "less" and the word ("healthier than" / "less healthy
- * than"), each all its side leaves unmatched.
+ * than", "heavier than" / "less heavy than"), and nothing else is left unmatched.
  */
-function comparativeAgainstLess(x: Side, y: Side, leftX: readonly string[], leftY: readonly string[]): boolean {
-  if (leftX.length !== 1 || leftY.length !== 2 || !leftY.includes("less") || !beforeThan(y, "less")) return false;
-  const base = leftY.find((word) => word !== "less") ?? "";
-  return comparesBeforeThan(x, leftX[0]) && [...comparedAdjectives(leftX[0]), ...lemmasOf(leftX[0])].includes(base);
+function comparativeAgainstLess(x: Side, y: Side, left: readonly string[]): boolean {
+  const lessAt = y.words.indexOf("less");
+  if (lessAt < 0 || !beforeThan(y, "less")) return false;
+  const base = y.words[lessAt + 1];
+  const comparative = x.words.find((word) => word !== base && beforeThan(x, word) && [...comparedAdjectives(word), ...lemmasOf(word)].includes(base));
+  return comparative !== undefined && left.every((word) => word === "less" || word === base || word === comparative);
 }
 
 /** One "than" and no word that changes a value ("times", "squared"). */
@@ -775,10 +777,12 @@ export type AlignmentVeto = (typeof ALIGNMENT_VETOES)[number];
 
 /**
  * A side's numbers as read against the other's: "half" is no number ("half an hour" / "30 minutes"), but against a
- * fraction it is one half ("half a pill" / "a quarter of a pill", "a half cup" / "1/2 cup", "one half" / "1/2").
+ * fraction it is one half ("half a pill" / "a quarter of a pill", "a half cup" / "1/2 cup", "one half" / "1/2"); "an
+ * hour" is one against "one hour" where the side names other numbers (alone it compares nothing).
  */
 function numbersAgainst(s: Side, other: Side): ReadonlySet<string> {
-  return readsHalf(s, other) ? new Set([...s.numbers, "1/2"]) : s.numbers;
+  const read = [...(readsHalf(s, other) ? ["1/2"] : []), ...(s.numbers.size > 0 && articleCountsOne(s.words, other.words) ? ["1"] : [])];
+  return read.length > 0 ? new Set([...s.numbers, ...read]) : s.numbers;
 }
 
 /** Whether a side's "half" is read as a number against the other side's fraction (see numbersAgainst). */
@@ -849,7 +853,7 @@ export function alignQuestions(textA: string, textB: string): Alignment {
     rank: a.rank !== b.rank,
     unitMismatch: questions && [...a.units].some((unit) => !b.units.has(unit)) && [...b.units].some((unit) => !a.units.has(unit)),
     yearOneSided: questions && (namesYearAlone(a, b) || namesYearAlone(b, a)),
-    relativeTime: relativeTimesDiffer(relativeTimesOf(textA, a.words), relativeTimesOf(textB, b.words)),
+    relativeTime: questions && onlyTimesLeft(leftA) && onlyTimesLeft(leftB) && relativeTimesDiffer(relativeTimesOf(textA, a.words), relativeTimesOf(textB, b.words)),
     answerKind: answerKindsDiffer(a.phrase.kind, b.phrase.kind),
     conversion: convertsOtherWay(a, b),
   };

@@ -446,6 +446,16 @@ describe("aligning two questions", () => {
     ["If I knew I would die tomorrow, what would I finish today?", "What would I do if I knew I would die tomorrow?"],
     ["Who will win the league this season 2016-2017?", "Who will win the league next season 2016-2017?"],
     ["Is brown rice healthier than white rice?", "Is white rice less healthy than brown rice?"],
+    ["Is gold heavier than silver?", "Is silver less heavy than gold?"],
+    ["Is a Mac better than a PC for programming?", "Is a PC less good than a Mac for programming?"],
+    // A question asked both ways; a relation that may hold both ways; "an hour" against "one hour"; times that
+    // differ in more than their words, "the last week of" (the final), "this coming" (this).
+    ["Should I text him or should he text me?", "Should he text me or should I text him?"],
+    ["Is Mario the brother of Luigi?", "Is Luigi the brother of Mario?"],
+    ["Can I take two pills within one hour?", "Can I take 2 pills within an hour?"],
+    ["I drank too much last night, how do I get rid of this hangover?", "How do I get rid of a hangover today?"],
+    ["Can I drop a class in the last week of the semester?", "Can I still drop a class in the final week of this semester?"],
+    ["How hot will it get in Phoenix this summer?", "How hot will Phoenix be this coming summer?"],
     ["What is 3/4 as a decimal?", "How do you write three quarters as a decimal number?"],
     ["Are SSDs faster than HDDs?", "Is an SSD faster than an HDD?"],
     ["Why does the US support Pakistan?", "Why does USA support Pakistan?"],
