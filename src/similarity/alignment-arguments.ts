@@ -29,7 +29,7 @@ import { lemmasOf } from "./lexicon.js";
 /** A side's words, its content words and where they stand, and the names and plurals it holds. */
 export interface ArgumentWords extends RoleWords {
   readonly content: readonly string[];
-  readonly facts: Pick<QuestionFacts, "entities" | "plurals">;
+  readonly facts: Pick<QuestionFacts, "entities" | "plurals" | "contracted">;
 }
 
 /**
@@ -146,8 +146,11 @@ export function clausesOf(s: ArgumentWords, names: readonly (readonly number[])[
     while (last + 1 < s.content.length && last + 1 < k + MAX_PHRASE_WORDS && !inName(last + 1) && inRow(k, last + 1)) last++;
     return Array.from({ length: last - k + 1 }, (_, n) => k + n);
   };
-  const before = (k: number) => phraseEndingAt(k) ?? nameEndingAt(k);
-  const after = (k: number) => phraseStartingAt(k) ?? nameStartingAt(k);
+  // A possessive is no argument: "England's capital London" names London, not a clause of England's.
+  const possessive = (argument: readonly number[] | undefined) => argument !== undefined && s.facts.contracted.has(s.positions[argument.at(-1) ?? 0]);
+  const unlessPossessive = (argument: readonly number[] | undefined) => (possessive(argument) ? undefined : argument);
+  const before = (k: number) => unlessPossessive(phraseEndingAt(k) ?? nameEndingAt(k));
+  const after = (k: number) => unlessPossessive(phraseStartingAt(k) ?? nameStartingAt(k));
   const pronounAt = (at: number, forms: ReadonlySet<string>) => (forms.has(s.words[at]) ? [PRONOUN_CODES.get(s.words[at]) ?? 0] : undefined);
   // Where the phrase starting at content word `k` opens: its determiner, or its first word.
   const opensAt = (k: number) => s.positions[k] - (opensPhrase(s, k) ? 1 : 0);
@@ -253,7 +256,7 @@ export function swapsArguments(a: ClauseSide, b: ClauseSide, toB: readonly numbe
     (moves(toA, y.agent, x.patient, x.agent) && moves(toA, y.patient, x.agent, x.patient));
   // A clause its own side also turns round is asked both ways ("Should I text him or should he text me?").
   const bothWays = (s: ClauseSide, x: Clause) =>
-    s.clauses.some((z) => z !== x && s.content[z.verb] === s.content[x.verb] && sameArgument(s, z.agent, x.patient) && sameArgument(s, z.patient, x.agent));
+    s.clauses.some((z) => z !== x && sameWord(s.content[z.verb], s.content[x.verb]) && sameArgument(s, z.agent, x.patient) && sameArgument(s, z.patient, x.agent));
   return a.clauses.some((x) =>
     !bothWays(a, x) &&
     b.clauses.some(

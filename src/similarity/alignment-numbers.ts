@@ -21,10 +21,18 @@ export const AMBIGUOUS_NUMBER_WORDS = new Set(["one", "first", "second"]);
 /** Units of time a lone "one" counts ("a one-year-old", "one hour a day"); not "one day", which is often "some day". */
 export const COUNTED_TIMES: ReadonlySet<string> = new Set(["year", "month", "week", "hour", "minute"]);
 
-/** Whether `words` say "a" or "an" before a unit of time that `otherWords` count as "one" ("an hour" / "one hour"). */
-export function articleCountsOne(words: readonly string[], otherWords: readonly string[]): boolean {
+/**
+ * The numbers `words` give a unit of time that `otherWords` count as "one" ("one hour"): "half an hour" is 1/2, "an
+ * hour and a half" 1.5, and "an hour" 1 where `words` name other numbers (alone it compares nothing).
+ */
+export function againstOneOfTime(words: readonly string[], otherWords: readonly string[], namesNumbers: boolean): string[] {
   const countedByOne = new Set(otherWords.flatMap((word, i) => (word === "one" && COUNTED_TIMES.has(otherWords[i + 1]) ? [otherWords[i + 1]] : [])));
-  return countedByOne.size > 0 && words.some((word, i) => (word === "a" || word === "an") && countedByOne.has(words[i + 1]));
+  return words.flatMap((word, i) => {
+    if ((word !== "a" && word !== "an") || !countedByOne.has(words[i + 1])) return [];
+    if (words[i - 1] === "half") return ["1/2"];
+    if (words[i + 2] === "and" && words[i + 4] === "half") return ["1.5"];
+    return namesNumbers ? ["1"] : [];
+  });
 }
 
 /** The cardinal a number word stands for ("sixteenth" → "sixteen", "twentieth" → "twenty"), or undefined. */

@@ -6,7 +6,7 @@
  */
 
 /** Words before a time noun and how far from now they place it, in that noun's units. */
-export const RELATIVE_TIME_WORDS: Readonly<Record<string, number>> = { this: 0, current: 0, next: 1, coming: 1, last: -1, previous: -1 };
+export const RELATIVE_TIME_WORDS: Readonly<Record<string, number>> = { this: 0, current: 0, next: 1, last: -1, previous: -1 };
 
 /** Words that are a time from now on their own. */
 export const RELATIVE_DAYS: Readonly<Record<string, number>> = { today: 0, tonight: 0, tomorrow: 1, yesterday: -1 };
@@ -35,10 +35,9 @@ export function relativeTimesOf(text: string, words: readonly string[]): Relativ
   const offsets = new Set<number>();
   words.forEach((word, i) => {
     if (Object.hasOwn(RELATIVE_DAYS, word)) offsets.add(RELATIVE_DAYS[word]);
-    // Not "the last week of December" (the final one), nor "this coming summer" (read as "this").
-    const placed = TIME_NOUN.has(words[i + 1]) && !(word === "last" && words[i + 2] === "of") && !(word === "coming" && words[i - 1] === "this");
+    // Not "the last week" (the seven days up to now, or the final one: "the last week of December").
+    const placed = TIME_NOUN.has(words[i + 1]) && !(word === "last" && words[i - 1] === "the");
     if (placed && Object.hasOwn(RELATIVE_TIME_WORDS, word)) offsets.add(RELATIVE_TIME_WORDS[word]);
-    if (word === "this" && words[i + 1] === "coming" && TIME_NOUN.has(words[i + 2])) offsets.add(0);
   });
   return { offsets, year: /\b\d{4}\b/.test(text) };
 }

@@ -53,7 +53,7 @@ import {
 } from "./alignment-lists.js";
 import { answerKindsDiffer, questionPhraseOf, type QuestionPhrase } from "./alignment-answer-kind.js";
 import { modelsDiffer, modelsOf, type Models } from "./alignment-models.js";
-import { articleCountsOne, cardinal, digitFractions, numberRun, numbersDiffer, withoutThousands, wordNumbers } from "./alignment-numbers.js";
+import { againstOneOfTime, cardinal, digitFractions, numberRun, numbersDiffer, withoutThousands, wordNumbers } from "./alignment-numbers.js";
 import { clausesOf, namesOf, swapsArguments, type Clause } from "./alignment-arguments.js";
 import { asksOtherRole } from "./alignment-question-role.js";
 import { onlyTimesLeft, relativeTimesDiffer, relativeTimesOf } from "./alignment-relative-time.js";
@@ -777,11 +777,11 @@ export type AlignmentVeto = (typeof ALIGNMENT_VETOES)[number];
 
 /**
  * A side's numbers as read against the other's: "half" is no number ("half an hour" / "30 minutes"), but against a
- * fraction it is one half ("half a pill" / "a quarter of a pill", "a half cup" / "1/2 cup", "one half" / "1/2"); "an
- * hour" is one against "one hour" where the side names other numbers (alone it compares nothing).
+ * fraction it is one half ("half a pill" / "a quarter of a pill", "a half cup" / "1/2 cup", "one half" / "1/2"); against
+ * "one hour", "half an hour" is 1/2 and "an hour" 1 (see againstOneOfTime).
  */
 function numbersAgainst(s: Side, other: Side): ReadonlySet<string> {
-  const read = [...(readsHalf(s, other) ? ["1/2"] : []), ...(s.numbers.size > 0 && articleCountsOne(s.words, other.words) ? ["1"] : [])];
+  const read = [...(readsHalf(s, other) ? ["1/2"] : []), ...againstOneOfTime(s.words, other.words, s.numbers.size > 0)];
   return read.length > 0 ? new Set([...s.numbers, ...read]) : s.numbers;
 }
 
@@ -798,6 +798,12 @@ function substituted(a: Side, b: Side, toB: readonly number[], used: ReadonlySet
   return sameSlot(toB, i, j, b.content.length, opens(a, i), opens(b, j));
 }
 
+/** Whether `word` of a side is initials ending in a capital S ("HTTPS") and `other` of the other text its rest, written in capitals ("HTTP"). */
+function endsInCapitalS(s: Side, text: string, word: string, other: string, otherText: string): boolean {
+  if (!s.facts.acronyms.has(word) || word !== `${other}s` || !/\p{Ll}/u.test(text)) return false;
+  return new RegExp(`\\b${other.toUpperCase()}\\b`, "u").test(otherText);
+}
+
 /** Aligns two questions (see the module's comment). */
 export function alignQuestions(textA: string, textB: string): Alignment {
   const a = side(textA);
@@ -805,8 +811,9 @@ export function alignQuestions(textA: string, textB: string): Alignment {
   const toB = a.content.map(() => -1);
   const used = new Set<number>();
   matchPhrases(a, b, toB, used);
-  // Initials ending in a capital S are no plural: "HTTPS" is not "HTTP", "AWS" not "AW" ("SSDs" is "SSD").
-  const initialsApart = (x: string, y: string) => (a.facts.acronyms.has(x) && x === `${y}s`) || (b.facts.acronyms.has(y) && y === `${x}s`);
+  // Initials ending in a capital S are no plural where the other side writes the rest in capitals: "HTTPS" is not
+  // "HTTP"; "GPUS" is "GPUs", and a text all in capitals says nothing ("WHAT ARE THE BEST SSDS").
+  const initialsApart = (x: string, y: string) => endsInCapitalS(a, textA, x, y, textB) || endsInCapitalS(b, textB, y, x, textA);
   matchWords(a.content, b.content, toB, used, (x, y) => sameWord(x, y) && !initialsApart(x, y));
   // The lexicon only for what the words themselves did not settle.
   matchWords(a.content, b.content, toB, used, (x, y) => {
