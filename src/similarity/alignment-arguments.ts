@@ -14,8 +14,8 @@ import {
   ONE_WAY_RELATION_NOUNS,
   PASSIVE_AUXILIARIES,
   PAST_EVENT_AUXILIARIES,
-  ROLE_AUXILIARIES,
   PERSONAL_PRONOUNS,
+  ROLE_AUXILIARIES,
   SYMMETRIC_RELATIONS,
   SYMMETRIC_WORDS,
   VERB_PARTICLES,
@@ -117,13 +117,15 @@ function isBareClause(s: ArgumentWords, k: number, inName: (k: number) => boolea
 
 /**
  * The clauses of a side:
- * - a noun phrase or a name, its verb (no word of a name: "Google, Apple, Microsoft" is a list) next or up to two
- *   small words on ("an extrovert to become", "a landlord have to give"), and the other noun phrase or name just
- *   after the verb ("a landlord evict a tenant", "Harry Potter kill Voldemort"); not across clauses ("my fridge is
- *   not working but my freezer");
+ * - a noun phrase, a name or a personal pronoun, its verb (no word of a name: "Google, Apple, Microsoft" is a list)
+ *   next or up to two small words on ("an extrovert to become", "a landlord have to give"; an adverb: "Brazil ever
+ *   beaten"), and the other noun phrase, name or pronoun just after the verb or its particle ("a landlord evict a
+ *   tenant", "Harry Potter kill Voldemort", "I email my boss", "Ali knock out Frazier"); not across clauses ("my
+ *   fridge is not working but my freezer"), and no possessive ("England's capital London");
  * - a bare clause after an auxiliary ("Do cats eat mice?");
  * - a passive: a noun phrase or a name, a form of "be" before it or before the verb, a past participle, "by" and
- *   the one who acts ("Was Mozart taught by Haydn?", "Is the mouse chased by the cat?").
+ *   the one who acts ("Was Mozart taught by Haydn?", "Is the mouse chased by the cat?");
+ * - a one-way relation's noun between two arguments ("Is Darth Vader the father of Luke?").
  */
 export function clausesOf(s: ArgumentWords, names: readonly (readonly number[])[]): Clause[] {
   // The name each content word belongs to, if any.
@@ -151,7 +153,10 @@ export function clausesOf(s: ArgumentWords, names: readonly (readonly number[])[
   const unlessPossessive = (argument: readonly number[] | undefined) => (possessive(argument) ? undefined : argument);
   const before = (k: number) => unlessPossessive(phraseEndingAt(k) ?? nameEndingAt(k));
   const after = (k: number) => unlessPossessive(phraseStartingAt(k) ?? nameStartingAt(k));
-  const pronounAt = (at: number, forms: ReadonlySet<string>) => (forms.has(s.words[at]) ? [PRONOUN_CODES.get(s.words[at]) ?? 0] : undefined);
+  const pronounAt = (at: number, forms: ReadonlySet<string>) => {
+    const code = PRONOUN_CODES.get(s.words[at]);
+    return code !== undefined && forms.has(s.words[at]) ? [code] : undefined;
+  };
   // Where the phrase starting at content word `k` opens: its determiner, or its first word.
   const opensAt = (k: number) => s.positions[k] - (opensPhrase(s, k) ? 1 : 0);
   const clauses: Clause[] = [];

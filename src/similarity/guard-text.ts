@@ -172,13 +172,14 @@ function isNegation(word: string): boolean {
   return NEGATIONS.has(word) || /n['’]t$/.test(word);
 }
 
+/** A dot opening a word: the dot of a file's name (".gitignore"), no full stop. */
+const DOT_NAME = /(^|\s)\.(?=\p{L})/gu;
+
 /**
  * What each negation bears on: the first content word after it in its clause ("not good" negates good,
  * "doesn't have any metadata" negates metadata). A negation that ends its clause ("No, ...", "or not?")
  * and "not only" negate nothing.
  */
-const DOT_NAME = /(^|\s)\.(?=\p{L})/gu;
-
 function negatedStemsOf(text: string): Set<string> {
   const negated = new Set<string>();
   // The dot of a file's name is no full stop: "not in .gitignore" negates "gitignore".
