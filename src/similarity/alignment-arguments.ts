@@ -184,7 +184,7 @@ export function clausesOf(s: ArgumentWords, names: readonly (readonly number[])[
     // Beside a pronoun, "to" too ("I apologize to my sister", "my sister apologize to me"); between two nouns "to" is
     // read as a direction instead (see crosses in alignment.ts).
     const toAt = (from: number) => objectAt(from) || (from === verbEnd + 2 && s.words[verbEnd + 1] === "to");
-    const agent = (at - s.positions[firstEnd] <= 3 ? before(firstEnd) : undefined) ?? pronounAt((adverb ? at - 1 : at) - 1, SUBJECT_PRONOUN);
+    const agent = (at - s.positions[firstEnd] <= 3 ? before(firstEnd) : undefined) ?? pronounAt(ADVERB.has(s.words[at - 1]) ? at - 2 : at - 1, SUBJECT_PRONOUN);
     const phraseAt = agent && agent[0] < 0 ? toAt : objectAt;
     const object =
       (phraseAt(opensAt(objectStart)) ? after(objectStart) : undefined) ??

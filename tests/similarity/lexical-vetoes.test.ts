@@ -269,6 +269,7 @@ describe("aligning two questions", () => {
     // adverb stands inside a clause; a relation's noun between "the" and "of" reads as its verb.
     ["Should I email my boss?", "Should my boss email me?", "argumentSwap"],
     ["Should I apologize to my sister?", "Should my sister apologize to me?", "argumentSwap"],
+    ["Why does he never call me?", "Why do I never call him?", "argumentSwap"],
     ["Does my dog love me?", "Do I love my dog?", "argumentSwap"],
     ["Does the parent process wait for the child process?", "Does the child process wait for the parent process?", "argumentSwap"],
     ["How can a new employee impress a senior manager?", "How can a senior manager impress a new employee?", "argumentSwap"],
