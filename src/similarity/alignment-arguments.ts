@@ -153,9 +153,11 @@ export function clausesOf(s: ArgumentWords, names: readonly (readonly number[])[
   const unlessPossessive = (argument: readonly number[] | undefined) => (possessive(argument) ? undefined : argument);
   const before = (k: number) => unlessPossessive(phraseEndingAt(k) ?? nameEndingAt(k));
   const after = (k: number) => unlessPossessive(phraseStartingAt(k) ?? nameStartingAt(k));
+  // A pronoun, but a determiner before a content word ("her car").
   const pronounAt = (at: number, forms: ReadonlySet<string>) => {
     const code = PRONOUN_CODES.get(s.words[at]);
-    return code !== undefined && forms.has(s.words[at]) ? [code] : undefined;
+    const determiner = DETERMINER.has(s.words[at]) && s.positions.includes(at + 1);
+    return code !== undefined && forms.has(s.words[at]) && !determiner ? [code] : undefined;
   };
   // Where the phrase starting at content word `k` opens: its determiner, or its first word.
   const opensAt = (k: number) => s.positions[k] - (opensPhrase(s, k) ? 1 : 0);

@@ -283,9 +283,9 @@ export const VERB_PARTICLES: readonly string[] = ["out", "up", "off", "down", "a
 
 /**
  * Personal pronouns that stand for a clause's argument, each person's forms together, its subject's first: "Should I
- * text my ex?" / "Should my ex text me?". Not "her", a possessive as often ("her car").
+ * text my ex?" / "Should my ex text me?". "her" is a possessive before a content word ("her car"; see DETERMINERS).
  */
-export const PERSONAL_PRONOUNS: readonly (readonly string[])[] = [["i", "me"], ["we", "us"], ["you"], ["he", "him"], ["she"], ["they", "them"]];
+export const PERSONAL_PRONOUNS: readonly (readonly string[])[] = [["i", "me"], ["we", "us"], ["you"], ["he", "him"], ["she", "her"], ["they", "them"]];
 
 /** Adverbs between a clause's first argument and its verb: "Has Brazil ever beaten Germany?", "Why does he never call me?". */
 export const CLAUSE_ADVERBS: readonly string[] = [

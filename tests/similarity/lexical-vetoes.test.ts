@@ -270,6 +270,7 @@ describe("aligning two questions", () => {
     ["Should I email my boss?", "Should my boss email me?", "argumentSwap"],
     ["Should I apologize to my sister?", "Should my sister apologize to me?", "argumentSwap"],
     ["Why does he never call me?", "Why do I never call him?", "argumentSwap"],
+    ["Why did she leave me?", "Why did I leave her?", "argumentSwap"],
     ["Does my dog love me?", "Do I love my dog?", "argumentSwap"],
     ["Does the parent process wait for the child process?", "Does the child process wait for the parent process?", "argumentSwap"],
     ["How can a new employee impress a senior manager?", "How can a senior manager impress a new employee?", "argumentSwap"],
@@ -454,6 +455,7 @@ describe("aligning two questions", () => {
     // A question asked both ways; a relation that may hold both ways; "an hour" against "one hour"; times that
     // differ in more than their words, "the last week of" (the final), "this coming" (this).
     ["Should I text him or should he text me?", "Should he text me or should I text him?"],
+    ["How do I make her like me?", "How can I get her to like me?"],
     ["Is Mario the brother of Luigi?", "Is Luigi the brother of Mario?"],
     ["Can I take two pills within one hour?", "Can I take 2 pills within an hour?"],
     ["I drank too much last night, how do I get rid of this hangover?", "How do I get rid of a hangover today?"],
