@@ -203,8 +203,8 @@ export function clausesOf(s: ArgumentWords, names: readonly (readonly number[])[
     }
     // A one-way relation's noun after "the" or "a" and before "of", between two arguments: "Is Darth Vader the father of
     // Luke?", "Darth Vader is the father of Luke".
-    const oneWay = [s.content[verb], ...lemmasOf(s.content[verb])].some((lemma) => ONE_WAY_RELATION.has(lemma));
-    if (oneWay && ARTICLE.has(s.words[at - 1]) && s.words[at + 1] === "of" && first && second && secondAt === at + 2) {
+    const oneWay = () => [s.content[verb], ...lemmasOf(s.content[verb])].some((lemma) => ONE_WAY_RELATION.has(lemma));
+    if (ARTICLE.has(s.words[at - 1]) && s.words[at + 1] === "of" && first && second && secondAt === at + 2 && oneWay()) {
       const holderEnd = at - 2 - (COPULA.has(s.words[at - 2]) ? 1 : 0);
       if (s.positions[verb - 1] === holderEnd) add(first, verb, second);
     }

@@ -288,10 +288,8 @@ export const VERB_PARTICLES: readonly string[] = ["out", "up", "off", "down", "a
 export const PERSONAL_PRONOUNS: readonly (readonly string[])[] = [["i", "me"], ["we", "us"], ["you"], ["he", "him"], ["she", "her"], ["they", "them"]];
 
 /** Adverbs between a clause's first argument and its verb: "Has Brazil ever beaten Germany?", "Why does he never call me?". */
-export const CLAUSE_ADVERBS: readonly string[] = [
-  ...["ever", "already", "really", "actually", "still", "finally", "recently", "even", "once"],
-  ...["never", "always", "just", "also", "often", "usually", "sometimes", "not"],
-];
+export const CLAUSE_ADVERBS: readonly string[] =
+  "ever already really actually still finally recently even once never always just also often usually sometimes not".split(" ");
 
 /**
  * Nouns of a relation that holds one way, read as a clause's verb between two arguments after "the" or "a" and before

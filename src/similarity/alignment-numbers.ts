@@ -26,6 +26,8 @@ export const COUNTED_TIMES: ReadonlySet<string> = new Set(["year", "month", "wee
  * hour and a half" 1.5, and "an hour" 1 where `words` name other numbers (alone it compares nothing).
  */
 export function againstOneOfTime(words: readonly string[], otherWords: readonly string[], namesNumbers: boolean): string[] {
+  // Read for every candidate a lookup judges: nothing to build when the other side has no "one".
+  if (!otherWords.includes("one")) return [];
   const countedByOne = new Set(otherWords.flatMap((word, i) => (word === "one" && COUNTED_TIMES.has(otherWords[i + 1]) ? [otherWords[i + 1]] : [])));
   return words.flatMap((word, i) => {
     if ((word !== "a" && word !== "an") || !countedByOne.has(words[i + 1])) return [];
