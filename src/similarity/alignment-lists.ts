@@ -466,6 +466,9 @@ export const COMPOUNDS: Readonly<Record<string, string>> = {
   "boiling points": "boiling temperatures",
   "freezing point": "freezing temperature",
   "freezing points": "freezing temperatures",
+  "put on weight": "gain weight",
+  "putting on weight": "gaining weight",
+  "puts on weight": "gains weight",
 };
 
 /** Phrasal verbs read as the one word they mean ("turn on dark mode" asks "enable dark mode"). */
@@ -480,6 +483,9 @@ export const PHRASAL_VERBS: Readonly<Record<string, string>> = {
   "log out": "logout",
   "sign out": "logout",
 };
+
+/** Verbs that mean "convert" where "into" follows within four words ("turn a list into a string"); not "turn into" alone ("What did Anakin turn into?"). */
+export const CONVERTING_BEFORE_INTO: readonly string[] = ["turn"];
 
 /** Every hand-written list the alignment reads, for the digest that versions them with the vetoes chosen. */
 export const ALIGNMENT_LISTS = {
@@ -561,6 +567,7 @@ export const ALIGNMENT_LISTS = {
   unitQualifiers: UNIT_QUALIFIERS,
   spelled: SPELLED.map(([pattern, replacement]) => [String(pattern), replacement]),
   phrasal: PHRASAL_VERBS,
+  convertingBeforeInto: CONVERTING_BEFORE_INTO,
   compounds: COMPOUNDS,
   nameAliases: NAME_ALIAS_GROUPS,
 };

@@ -6,17 +6,20 @@
  */
 
 /**
- * Words that take in every member of the set the next words name ("all tabs", "every container"). "each" is left
+ * Words that take in every member of the set the next words name ("all tabs", "every container", "both ankles"). "each" is left
  * out: "how much is each ticket" asks what "how much is a ticket" does.
  */
-export const SET_UNIVERSALS: readonly string[] = ["all", "every"];
+export const SET_UNIVERSALS: readonly string[] = ["all", "every", "both"];
 /** Pronouns that take in everyone or everything, against SOME_PRONOUNS. */
 export const ALL_PRONOUNS: readonly string[] = ["everyone", "everybody", "everything"];
 export const SOME_PRONOUNS: readonly string[] = ["someone", "somebody", "something"];
 /** Words that take in the whole of one thing ("the whole document", "my entire history"). */
 export const WHOLE_WORDS: readonly string[] = ["whole", "entire"];
-/** Words that pick one member or a part ("one paragraph", "some birds", "the first element"). */
-export const PICK_WORDS: readonly string[] = ["one", "single", "some", "individual", "specific", "particular", "first"];
+/**
+ * Words that pick one member or a part ("one paragraph", "some birds", "the first element", "multiple files"), or
+ * only some ("reset only my network settings" / "reset all settings").
+ */
+export const PICK_WORDS: readonly string[] = ["one", "single", "some", "individual", "specific", "particular", "first", "multiple", "several", "only"];
 /**
  * Words that pick some of a set where they stand before its noun ("any snakes" / "all snakes", "most prime numbers" /
  * "all prime numbers"), as articles do; "any" elsewhere asks whether one exists ("is there any way"), and "the most"
@@ -84,10 +87,17 @@ function nounsAfter(side: ScopeSide, i: number, count: number): string[] {
     .filter((word) => side.content.has(word));
 }
 
-/** "all" and "every" where they quantify: not "at all", "all you need", "every day". */
+/** Whether "both" at `i` joins two things ("both an introvert and an extrovert", "both Python and Java"): no set of its own. */
+const joinsTwo = (words: readonly string[], i: number) => words[i] === "both" && words.slice(i + 2, i + 5).includes("and");
+
+/** "all", "every" and "both" where they quantify: not "at all", "all you need", "every day", "both X and Y". */
 function setUniversalsAt(words: readonly string[]): number[] {
   const quantifies = (word: string, i: number) =>
-    SET.has(word) && words[i - 1] !== "at" && !TIME.has(words.slice(i + 1).find((next) => !SKIPPED.has(next)) ?? "") && !(word === "all" && PRONOUN_AFTER_ALL.has(words[i + 1]));
+    SET.has(word) &&
+    words[i - 1] !== "at" &&
+    !TIME.has(words.slice(i + 1).find((next) => !SKIPPED.has(next)) ?? "") &&
+    !(word === "all" && PRONOUN_AFTER_ALL.has(words[i + 1])) &&
+    !joinsTwo(words, i);
   return words.flatMap((word, i) => (quantifies(word, i) ? [i] : []));
 }
 

@@ -12,6 +12,7 @@ import {
   ARITHMETIC_OPERATIONS,
   ARITHMETIC_WORDS,
   COMPOUNDS,
+  CONVERTING_BEFORE_INTO,
   DETERMINERS,
   DIMINISHING_WORDS,
   DIRECTION_WORDS,
@@ -71,6 +72,9 @@ const PHRASAL = Object.entries(PHRASAL_VERBS).map(([phrase, word]) => {
   const [verb, ...rest] = phrase.split(" ");
   return [new RegExp(`\\b${verb}(?:s|ed|ing)?\\s+${rest.join("\\s+")}\\b`, "gi"), word] as const;
 });
+
+/** "turn a list into a string" reads "convert a list into a string", the verb up to four words before its "into". */
+const CONVERTING = [new RegExp(`\\b(?:${CONVERTING_BEFORE_INTO.join("|")})(?:s|ed|ing)?\\b(?=(?:\\s+[\\p{L}\\p{N}'’.-]+){1,4}?\\s+into\\b)`, "giu"), "convert"] as const;
 
 /** A compound or a substitute's phrase in any case, its words apart by any spacing. */
 const COMPOUND = Object.entries({ ...COMPOUNDS, ...SUBSTITUTE_PHRASES }).map(
@@ -244,7 +248,7 @@ const RECENT_SIDES = new Lru<string, Side>(512);
 const side = (text: string): Side => readRemembered(RECENT_SIDES, text, readSide);
 
 function readSide(text: string): Side {
-  const rewritten = [...SPELLED, ...PHRASAL, ...COMPOUND, SUBSTITUTE_FOR, ...REPLACED_BY].reduce((spelled, [pattern, replacement]) => spelled.replace(pattern, replacement), text);
+  const rewritten = [...SPELLED, ...PHRASAL, CONVERTING, ...COMPOUND, SUBSTITUTE_FOR, ...REPLACED_BY].reduce((spelled, [pattern, replacement]) => spelled.replace(pattern, replacement), text);
   const facts = questionFacts(rewritten);
   const words = facts.words;
   // "own" after a determiner or a possessive is no verb ("my own car", "Costco's own brand").
@@ -731,14 +735,17 @@ const readsConversely = (a: Side, b: Side, leftA: readonly string[], leftB: read
     comparativeAgainstLess(b, a, [...leftA, ...leftB]));
 
 /**
- * Whether `x` compares with a word's comparative and `y` with "less" and the word ("healthier than" / "less healthy
- * than", "heavier than" / "less heavy than"), and nothing else is left unmatched.
+ * Whether `x` compares with a word's comparative and `y` with "less" and the word or another of its sense ("healthier than" /
+ * "less healthy than", "heavier than" / "less heavy than", "smarter than" / "less intelligent than"), and nothing else is
+ * left unmatched.
  */
 function comparativeAgainstLess(x: Side, y: Side, left: readonly string[]): boolean {
   const lessAt = y.words.indexOf("less");
   if (lessAt < 0 || !beforeThan(y, "less")) return false;
   const base = y.words[lessAt + 1];
-  const comparative = x.words.find((word) => word !== base && beforeThan(x, word) && [...comparedAdjectives(word), ...lemmasOf(word)].includes(base));
+  // Its base or a word of the same sense ("smarter than" / "less intelligent than").
+  const sameSense = (adjective: string) => adjective === base || ["synonym", "linked"].includes(wordRelation(adjective, base));
+  const comparative = x.words.find((word) => word !== base && beforeThan(x, word) && [...comparedAdjectives(word), ...lemmasOf(word)].some(sameSense));
   return comparative !== undefined && left.every((word) => word === "less" || word === base || word === comparative);
 }
 
@@ -769,7 +776,14 @@ const diminishesOpposite = (s: Side, otherLeft: readonly string[]) =>
   s.words.some((word) => DIMINISHING.has(word)) &&
   s.words.every((word, i) => !DIMINISHING.has(word) || (i + 1 < s.words.length && otherLeft.some((other) => opposite(s.words[i + 1], other))));
 
-const diminishes = (s: Side) => s.words.some((word) => DIMINISHING.has(word)) && !s.words.some((word) => word === "more" || word === "most");
+/** Whether a "less" or "fewer" at `i` bounds a number ("less than a thousand dollars", "fewer than 5 people"): a limit, not less of a quality. */
+function boundsNumber(words: readonly string[], i: number): boolean {
+  if (words[i + 1] !== "than") return false;
+  const at = words[i + 2] === "a" ? i + 3 : i + 2;
+  return /\d/.test(words[at] ?? "") || numberRun(words, at) !== undefined;
+}
+
+const diminishes = (s: Side) => s.words.some((word, i) => DIMINISHING.has(word) && !boundsNumber(s.words, i)) && !s.words.some((word) => word === "more" || word === "most");
 
 /** The candidate vetoes an alignment reports. */
 export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "argumentSwap", "quantity", "superlative", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "modelMismatch", "rank", "unitMismatch", "yearOneSided", "relativeTime", "answerKind", "conversion"] as const;

@@ -110,6 +110,10 @@ describe("aligning two questions", () => {
     ["How much flour do I need for a dozen cookies?", "How much flour do I need for two dozen cookies?", "numberMismatch"],
     ["Do all snakes lay eggs?", "Do any snakes lay eggs?", "scope"],
     ["Are all prime numbers odd?", "Are most prime numbers odd?", "scope"],
+    ["How do I select all files in a folder on Windows?", "How do I select multiple files in a folder on Windows?", "scope"],
+    ["Is it normal to have one swollen ankle?", "Is it normal to have both ankles swollen?", "scope"],
+    ["How do I reset only my network settings on iPhone?", "How do I reset all settings on my iPhone?", "scope"],
+    ["Are dogs smarter than cats?", "Are dogs less intelligent than cats?", "diminishing"],
     ["1 inch in cm?", "1 cm in inches?", "conversion"],
     ["How can I calculate how much 5 pounds is in kilograms?", "How can I calculate how much 5 kilograms is in pounds?", "conversion"],
     ["What is a class A felony?", "What is a class B felony?", "modelMismatch"],
@@ -470,6 +474,16 @@ describe("aligning two questions", () => {
     ["What is 3/4 as a decimal?", "How do you write three quarters as a decimal number?"],
     ["Are SSDs faster than HDDs?", "Is an SSD faster than an HDD?"],
     ["Why does the US support Pakistan?", "Why does USA support Pakistan?"],
+    // A bound on a number is no "less" of a quality.
+    ["What's the best laptop under $1000?", "Which laptop is best for less than a thousand dollars?"],
+    ["How can I gain weight healthily?", "What's a healthy way to put on weight?"],
+    // A comparative against "less" and a word of the same sense, turned round.
+    ["Are dogs smarter than cats?", "Are cats less intelligent than dogs?"],
+    ["How do I convert a list to a string in Python?", "Python: turn a list into a string"],
+    ["How many cups in a qt?", "How many cups are there in a quart?"],
+    ["How many mL in a tablespoon?", "How many milliliters does one tablespoon hold?"],
+    // "both" joining two things is no set.
+    ["Is it possible to be an introvert and an extrovert at the same time?", "Can you be both an introvert and an extrovert?"],
   ])("keeps the paraphrase %j / %j", (a, b) => {
     expect(lexicalVeto(a, b)).toBeUndefined();
   });
