@@ -383,6 +383,12 @@ export const UNLINKED_OPPOSITES: ReadonlyArray<readonly [string, string]> = [
   ["buyer", "seller"],
 ];
 
+/** Synonyms WordNet does not link, in their base forms ("restart" / "reboot" a computer, "remove" / "eliminate" fruit flies). */
+export const UNLINKED_SYNONYMS: ReadonlyArray<readonly [string, string]> = [
+  ["restart", "reboot"],
+  ["remove", "eliminate"],
+];
+
 /** Words that change a value ("5 times 2", "5 squared"): a comparison whose ends they change is not read from its other end. */
 export const ARITHMETIC_WORDS: readonly string[] = "times plus minus squared cubed double doubled twice triple tripled half divided multiplied sum product power root".split(" ");
 
@@ -528,6 +534,7 @@ export const ALIGNMENT_LISTS = {
   arithmeticOperations: ARITHMETIC_OPERATIONS,
   tense: { past: PAST_AUXILIARIES, future: FUTURE_AUXILIARIES, openers: QUESTION_OPENERS },
   unlinkedOpposites: UNLINKED_OPPOSITES,
+  unlinkedSynonyms: UNLINKED_SYNONYMS,
   arithmetic: ARITHMETIC_WORDS,
   diminishing: DIMINISHING_WORDS,
   fractions: FRACTION_WORDS,

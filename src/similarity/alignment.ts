@@ -48,6 +48,7 @@ import {
   THIRD_TERM_WORDS,
   TOWARD_WORDS,
   UNLINKED_OPPOSITES,
+  UNLINKED_SYNONYMS,
   WEAK_WORDS,
   WHOLE_WORDS,
   YEAR_PREPOSITIONS,
@@ -105,7 +106,13 @@ const PAST = new Set(PAST_WORDS);
 const REQUEST = new Set(REQUEST_VERBS);
 const ROUTE = new Set(ROUTE_VERBS);
 const ARITHMETIC = new Set(ARITHMETIC_WORDS);
-const UNLINKED_OPPOSITE_PAIRS = new Set(UNLINKED_OPPOSITES.flatMap(([x, y]) => [`${x} ${y}`, `${y} ${x}`]));
+/** "x y" and "y x" for each pair: looked up in either order. */
+const pairSet = (pairs: ReadonlyArray<readonly [string, string]>) => new Set(pairs.flatMap(([x, y]) => [`${x} ${y}`, `${y} ${x}`]));
+const UNLINKED_OPPOSITE_PAIRS = pairSet(UNLINKED_OPPOSITES);
+const UNLINKED_SYNONYM_PAIRS = pairSet(UNLINKED_SYNONYMS);
+
+/** Two words of the same sense that WordNet does not link ("rebooting" / "restart"), in any form. */
+const unlinkedSynonyms = (x: string, y: string) => [x, ...lemmasOf(x)].some((u) => [y, ...lemmasOf(y)].some((v) => UNLINKED_SYNONYM_PAIRS.has(`${u} ${v}`)));
 
 /** Whether a side names a move from one end to another ("convert", "migrating"); see ROUTE_VERBS. */
 const namesRoute = (s: Side) => s.content.some((word) => ROUTE.has(word) || lemmasOf(word).some((lemma) => ROUTE.has(lemma)));
@@ -832,7 +839,7 @@ export function alignQuestions(textA: string, textB: string): Alignment {
   // The lexicon only for what the words themselves did not settle.
   matchWords(a.content, b.content, toB, used, (x, y) => {
     const relation = wordRelation(x, y);
-    return (relation === "synonym" || relation === "linked") && !initialsApart(x, y);
+    return (relation === "synonym" || relation === "linked" || unlinkedSynonyms(x, y)) && !initialsApart(x, y);
   });
   // A name written as its initials ("JS" for "JavaScript") or another of its names ("Postgres"), a unit as its abbreviation ("oz" for "ounces").
   matchWords(
