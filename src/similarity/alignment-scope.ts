@@ -119,6 +119,12 @@ function picksSomeOf(words: readonly string[], i: number): boolean {
   return words[i] !== "any" || ANY_PICKING.has(words[i - 1]) || words[i + 1] === "of" || words.slice(i + 1, i + 3).some((next) => /[^s]s$/.test(next));
 }
 
+/** Where "the only" stands ("Is Spanish the only official language?"): one member, and no other, against "an official language". */
+const onlyOnesAt = (words: readonly string[]) => words.flatMap((word, i) => (word === "only" && words[i - 1] === "the" ? [i] : []));
+
+/** Where "a" or "an" stands. */
+const indefiniteAt = (words: readonly string[]) => words.flatMap((word, i) => (ARTICLE.has(word) ? [i] : []));
+
 const takesInAll = (words: readonly string[]) => setUniversalsAt(words).length > 0 || words.some((word) => ALL.has(word) || WHOLE.has(word));
 
 /**
@@ -144,7 +150,7 @@ export function scopeDiffers(a: ScopeSide, b: ScopeSide, sameWord: (x: string, y
     // A pick both sides make is no difference between them ("allow only one bag").
     const explicit = picksAt(y.words).filter((j) => !x.words.includes(y.words[j]));
     // An explicit pick anywhere against a set ("all tabs" / "one tab", "all birds" / "some birds"); an article only on the set's noun.
-    return (sets.length > 0 && explicit.length > 0) || onSameNoun(sets, articlesAt(y.words)) || onSameNoun(wholes, explicit) || pronoun;
+    return (sets.length > 0 && explicit.length > 0) || onSameNoun(sets, articlesAt(y.words)) || onSameNoun(wholes, explicit) || pronoun || onSameNoun(onlyOnesAt(x.words), indefiniteAt(y.words));
   };
   return differs(a, b) || differs(b, a);
 }

@@ -114,6 +114,7 @@ describe("aligning two questions", () => {
     ["Is it normal to have one swollen ankle?", "Is it normal to have both ankles swollen?", "scope"],
     ["How do I reset only my network settings on iPhone?", "How do I reset all settings on my iPhone?", "scope"],
     ["Are dogs smarter than cats?", "Are dogs less intelligent than cats?", "diminishing"],
+    ["Is Spanish the only official language in Spain?", "Is Spanish an official language in Spain?", "scope"],
     ["1 inch in cm?", "1 cm in inches?", "conversion"],
     ["How can I calculate how much 5 pounds is in kilograms?", "How can I calculate how much 5 kilograms is in pounds?", "conversion"],
     ["What is a class A felony?", "What is a class B felony?", "modelMismatch"],
