@@ -41,6 +41,9 @@ export const PRONOUNS_AFTER_ALL: readonly string[] = ["that", "it", "you", "i", 
 /** After "every" or "all", times that make it how often ("every day" is "a day", "all night"). */
 export const TIMES: readonly string[] = ["day", "night", "morning", "evening", "week", "month", "year", "time", "hour", "minute"];
 
+/** Words between a part and the thing it is part of ("a folder on my hard drive", "the ceiling of the room"). */
+export const PART_LINKS: readonly string[] = ["of", "on", "in", "inside", "from"];
+
 /** Every list above, for the digest that versions them with the vetoes chosen. */
 export const SCOPE_LISTS = {
   setUniversals: SET_UNIVERSALS,
@@ -56,6 +59,7 @@ export const SCOPE_LISTS = {
   beforePronounOne: BEFORE_PRONOUN_ONE,
   pronounsAfterAll: PRONOUNS_AFTER_ALL,
   times: TIMES,
+  partLinks: PART_LINKS,
 };
 
 const SET = new Set(SET_UNIVERSALS);
@@ -71,6 +75,7 @@ const SKIPPED = new Set(BEFORE_NOUN);
 const PRONOUN_ONE = new Set(BEFORE_PRONOUN_ONE);
 const PRONOUN_AFTER_ALL = new Set(PRONOUNS_AFTER_ALL);
 const TIME = new Set(TIMES);
+const PART_LINK = new Set(PART_LINKS);
 
 /** A side as the scope reads it: its lower-cased words and which of them are content words. */
 export interface ScopeSide {
@@ -153,4 +158,28 @@ export function scopeDiffers(a: ScopeSide, b: ScopeSide, sameWord: (x: string, y
     return (sets.length > 0 && explicit.length > 0) || onSameNoun(sets, articlesAt(y.words)) || onSameNoun(wholes, explicit) || pronoun || onSameNoun(onlyOnesAt(x.words), indefiniteAt(y.words));
   };
   return differs(a, b) || differs(b, a);
+}
+
+/** A side as the part-of-whole reading needs it: also the content words the alignment left unmatched, and which words own ("room's"). */
+export interface PartSide extends ScopeSide {
+  left: readonly string[];
+  contracted: ReadonlySet<number>;
+}
+
+/**
+ * Whether `x` takes in the whole of a thing and `y` only a part of it: `x` leaves nothing but its "whole" or "entire"
+ * unmatched, and `y` leaves at most two words, one of them owned by the thing ("paint an entire room" / "paint a room's
+ * ceiling") or standing up to four words before it with a PART_LINKS word between ("back up my entire hard drive" /
+ * "back up a single folder on my hard drive"). A rewording that drops the "whole" adds no part ("delete my whole
+ * account" / "permanently delete my account").
+ */
+export function partOfWhole(x: PartSide, y: PartSide, sameWord: (x: string, y: string) => boolean): boolean {
+  if (x.left.length !== 1 || !WHOLE.has(x.left[0]) || y.left.length === 0 || y.left.length > 2) return false;
+  const [noun] = nounsAfter(x, x.words.indexOf(x.left[0]), 1);
+  const at = noun === undefined ? -1 : y.words.findIndex((word) => sameWord(word, noun));
+  if (at < 0) return false;
+  return y.left.some((part) => {
+    const p = y.words.indexOf(part);
+    return (p === at + 1 && y.contracted.has(at)) || (p < at && at - p <= 4 && y.words.slice(p + 1, at).some((word) => PART_LINK.has(word)));
+  });
 }

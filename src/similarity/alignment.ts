@@ -59,7 +59,7 @@ import { againstOneOfTime, cardinal, digitFractions, numberRun, numbersDiffer, w
 import { clausesOf, namesOf, swapsArguments, type Clause } from "./alignment-arguments.js";
 import { asksOtherRole } from "./alignment-question-role.js";
 import { onlyTimesLeft, relativeTimesDiffer, relativeTimesOf } from "./alignment-relative-time.js";
-import { scopeDiffers } from "./alignment-scope.js";
+import { partOfWhole, scopeDiffers, type PartSide } from "./alignment-scope.js";
 import { readsBothWays, routeOf, routesTurned, type RouteStep } from "./alignment-routes.js";
 import { countedUnitsOf, unitNamed, unitsOf } from "./alignment-units.js";
 import { questionFacts, readRemembered, sameNamed, stem, type QuestionFacts } from "./guard-text.js";
@@ -792,6 +792,9 @@ function boundsNumber(words: readonly string[], i: number): boolean {
 
 const diminishes = (s: Side) => s.words.some((word, i) => DIMINISHING.has(word) && !boundsNumber(s.words, i)) && !s.words.some((word) => word === "more" || word === "most");
 
+/** A side as the scope reads it (alignment-scope.ts). */
+const scopeSide = (s: Side, left: readonly string[]): PartSide => ({ words: s.words, content: s.facts.content, left, contracted: s.facts.contracted });
+
 /** The candidate vetoes an alignment reports. */
 export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "argumentSwap", "quantity", "superlative", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "modelMismatch", "rank", "unitMismatch", "yearOneSided", "relativeTime", "answerKind", "conversion"] as const;
 export type AlignmentVeto = (typeof ALIGNMENT_VETOES)[number];
@@ -875,7 +878,7 @@ export function alignQuestions(textA: string, textB: string): Alignment {
     quantity: quantityDiffers(a, b, matchedA, matchedB),
     oppositeSmallWord: hasOppositeSmallWord(a, b) && !converse,
     diminishing: diminishes(a) !== diminishes(b) && !diminishesOpposite(a, leftB) && !diminishesOpposite(b, leftA) && !converse,
-    scope: questions && scopeDiffers({ words: a.words, content: a.facts.content }, { words: b.words, content: b.facts.content }, sameWord),
+    scope: questions && (scopeDiffers(scopeSide(a, leftA), scopeSide(b, leftB), sameWord) || partOfWhole(scopeSide(a, leftA), scopeSide(b, leftB), sameWord) || partOfWhole(scopeSide(b, leftB), scopeSide(a, leftA), sameWord)),
     numberMismatch: numbersDiffer(numbersAgainst(a, b), numbersAgainst(b, a)),
     modelMismatch: modelsDiffer(a.models, b.models),
     rank: a.rank !== b.rank,

@@ -115,6 +115,8 @@ describe("aligning two questions", () => {
     ["How do I reset only my network settings on iPhone?", "How do I reset all settings on my iPhone?", "scope"],
     ["Are dogs smarter than cats?", "Are dogs less intelligent than cats?", "diminishing"],
     ["Is Spanish the only official language in Spain?", "Is Spanish an official language in Spain?", "scope"],
+    ["How do I paint a room's ceiling?", "How do I paint an entire room?", "scope"],
+    ["How do I back up my entire hard drive?", "How do I back up a single folder on my hard drive?", "scope"],
     ["1 inch in cm?", "1 cm in inches?", "conversion"],
     ["How can I calculate how much 5 pounds is in kilograms?", "How can I calculate how much 5 kilograms is in pounds?", "conversion"],
     ["What is a class A felony?", "What is a class B felony?", "modelMismatch"],
@@ -486,6 +488,8 @@ describe("aligning two questions", () => {
     // Synonyms WordNet does not link (UNLINKED_SYNONYMS).
     ["Why does my PC keep rebooting?", "Why does my PC keep restarting?"],
     ["How can I get rid of fruit flies in my kitchen?", "Please tell me how to eliminate fruit flies from my kitchen."],
+    // A rewording that drops "whole" adds no part of it.
+    ["How do I delete my whole account?", "How do I permanently delete my account?"],
     // "both" joining two things is no set.
     ["Is it possible to be an introvert and an extrovert at the same time?", "Can you be both an introvert and an extrovert?"],
   ])("keeps the paraphrase %j / %j", (a, b) => {
