@@ -472,6 +472,12 @@ export const COMPOUNDS: Readonly<Record<string, string>> = {
   "boiling points": "boiling temperatures",
   "freezing point": "freezing temperature",
   "freezing points": "freezing temperatures",
+  // "cost less" is "be cheaper", so that "cost less than X" turned round is "more expensive than" ("Does an electric car
+  // cost less to run than a gas car?" / "Are gas cars more expensive to run than electric cars?").
+  "cost less": "be cheaper",
+  "costs less": "is cheaper",
+  "cost more": "be more expensive",
+  "costs more": "is more expensive",
   "put on weight": "gain weight",
   "putting on weight": "gaining weight",
   "puts on weight": "gains weight",

@@ -116,6 +116,7 @@ describe("aligning two questions", () => {
     ["Are dogs smarter than cats?", "Are dogs less intelligent than cats?", "diminishing"],
     ["Is Spanish the only official language in Spain?", "Is Spanish an official language in Spain?", "scope"],
     ["How do I paint a room's ceiling?", "How do I paint an entire room?", "scope"],
+    ["Does an electric car cost less to run than a gas car?", "Does an electric car cost more to run than a gas car?", "antonym"],
     ["How do I back up my entire hard drive?", "How do I back up a single folder on my hard drive?", "scope"],
     ["1 inch in cm?", "1 cm in inches?", "conversion"],
     ["How can I calculate how much 5 pounds is in kilograms?", "How can I calculate how much 5 kilograms is in pounds?", "conversion"],
@@ -488,6 +489,8 @@ describe("aligning two questions", () => {
     // Synonyms WordNet does not link (UNLINKED_SYNONYMS).
     ["Why does my PC keep rebooting?", "Why does my PC keep restarting?"],
     ["How can I get rid of fruit flies in my kitchen?", "Please tell me how to eliminate fruit flies from my kitchen."],
+    // "cost less" is "be cheaper".
+    ["Is it cheaper to buy or lease a car?", "Which costs less: leasing a car or buying one?"],
     // A rewording that drops "whole" adds no part of it.
     ["How do I delete my whole account?", "How do I permanently delete my account?"],
     // "both" joining two things is no set.
