@@ -387,7 +387,15 @@ export const UNLINKED_OPPOSITES: ReadonlyArray<readonly [string, string]> = [
 export const UNLINKED_SYNONYMS: ReadonlyArray<readonly [string, string]> = [
   ["restart", "reboot"],
   ["remove", "eliminate"],
+  // A bound on a number ("under 18" / "less than 18"); "over" / "under" stays opposite.
+  ["under", "less"],
+  ["below", "less"],
+  ["under", "fewer"],
+  ["below", "fewer"],
 ];
+
+/** Words that bound a number from above as "less than" does ("a laptop under $1000" / "for less than $1000"). */
+export const BOUNDS_BELOW: readonly string[] = ["under", "below"];
 
 /** Words that change a value ("5 times 2", "5 squared"): a comparison whose ends they change is not read from its other end. */
 export const ARITHMETIC_WORDS: readonly string[] = "times plus minus squared cubed double doubled twice triple tripled half divided multiplied sum product power root".split(" ");
@@ -459,6 +467,7 @@ export const SHORT_FORMS: Readonly<Record<string, string>> = {
   dept: "department",
   vit: "vitamin",
   approx: "approximately",
+  fl: "fluid",
 };
 
 /**
@@ -496,8 +505,11 @@ export const PHRASAL_VERBS: Readonly<Record<string, string>> = {
   "sign out": "logout",
 };
 
-/** Verbs that mean "convert" where "into" follows within four words ("turn a list into a string"); not "turn into" alone ("What did Anakin turn into?"). */
-export const CONVERTING_BEFORE_INTO: readonly string[] = ["turn"];
+/** Words that open a clause of their own: a verb's object does not start with them ("turn red when I get into"). */
+export const CLAUSE_OPENERS: readonly string[] = ["i", "you", "he", "she", "we", "they", "when", "if", "while", "because"];
+
+/** Verbs that mean "convert" where "into" follows within four words ("turn a list into a string", "parse a string into an integer"); not "turn into" alone ("What did Anakin turn into?"). */
+export const CONVERTING_BEFORE_INTO: readonly string[] = ["turn", "parse"];
 
 /** Every hand-written list the alignment reads, for the digest that versions them with the vetoes chosen. */
 export const ALIGNMENT_LISTS = {
@@ -541,6 +553,7 @@ export const ALIGNMENT_LISTS = {
   tense: { past: PAST_AUXILIARIES, future: FUTURE_AUXILIARIES, openers: QUESTION_OPENERS },
   unlinkedOpposites: UNLINKED_OPPOSITES,
   unlinkedSynonyms: UNLINKED_SYNONYMS,
+  boundsBelow: BOUNDS_BELOW,
   arithmetic: ARITHMETIC_WORDS,
   diminishing: DIMINISHING_WORDS,
   fractions: FRACTION_WORDS,
@@ -581,6 +594,7 @@ export const ALIGNMENT_LISTS = {
   spelled: SPELLED.map(([pattern, replacement]) => [String(pattern), replacement]),
   phrasal: PHRASAL_VERBS,
   convertingBeforeInto: CONVERTING_BEFORE_INTO,
+  clauseOpeners: CLAUSE_OPENERS,
   compounds: COMPOUNDS,
   nameAliases: NAME_ALIAS_GROUPS,
 };

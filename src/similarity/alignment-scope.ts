@@ -6,20 +6,26 @@
  */
 
 /**
- * Words that take in every member of the set the next words name ("all tabs", "every container", "both ankles"). "each" is left
+ * Words that take in every member of the set the next words name ("all tabs", "every container"). "each" is left
  * out: "how much is each ticket" asks what "how much is a ticket" does.
  */
-export const SET_UNIVERSALS: readonly string[] = ["all", "every", "both"];
+export const SET_UNIVERSALS: readonly string[] = ["all", "every"];
+/** Sets counted only against a pick of their own noun ("both ankles" / "one ankle"; not "both of us" / "one account"). */
+export const NOUN_SETS: readonly string[] = ["both"];
 /** Pronouns that take in everyone or everything, against SOME_PRONOUNS. */
 export const ALL_PRONOUNS: readonly string[] = ["everyone", "everybody", "everything"];
 export const SOME_PRONOUNS: readonly string[] = ["someone", "somebody", "something"];
 /** Words that take in the whole of one thing ("the whole document", "my entire history"). */
 export const WHOLE_WORDS: readonly string[] = ["whole", "entire"];
+/** Words that pick one member or a part ("one paragraph", "some birds", "the first element"). */
+export const PICK_WORDS: readonly string[] = ["one", "single", "some", "individual", "specific", "particular", "first"];
 /**
- * Words that pick one member or a part ("one paragraph", "some birds", "the first element", "multiple files"), or
- * only some ("reset only my network settings" / "reset all settings").
+ * Picks counted only on a set's own noun ("select all files" / "select multiple files", "reset all settings" / "reset only
+ * my network settings"; not "Are all swans white?" / "Are swans only white?", "multiple sclerosis").
  */
-export const PICK_WORDS: readonly string[] = ["one", "single", "some", "individual", "specific", "particular", "first", "multiple", "several", "only"];
+export const NOUN_PICKS_ONLY: readonly string[] = ["multiple", "several", "only"];
+/** Words that ask for another than "the only" one ("Is there a language other than Rust with a borrow checker?"). */
+export const OTHER_THAN_WORDS: readonly string[] = ["other", "besides", "else", "without", "except"];
 /**
  * Words that pick some of a set where they stand before its noun ("any snakes" / "all snakes", "most prime numbers" /
  * "all prime numbers"), as articles do; "any" elsewhere asks whether one exists ("is there any way"), and "the most"
@@ -36,8 +42,8 @@ export const ARTICLES: readonly string[] = ["a", "an"];
 export const BEFORE_NOUN: readonly string[] = ["the", "of", "my", "your", "our", "their", "his", "her", "its", "these", "those"];
 /** "one" after these is a pronoun ("how does one", "no one", "which one"). */
 export const BEFORE_PRONOUN_ONE: readonly string[] = ["no", "does", "do", "did", "can", "should", "which", "each", "every", "any", "the", "this", "that"];
-/** After "all", words that make it no quantifier ("all that is required", "all you need", "an all out war"). */
-export const PRONOUNS_AFTER_ALL: readonly string[] = ["that", "it", "you", "i", "we", "they", "he", "she", "out"];
+/** After "all", words that make it no quantifier ("all that is required", "all you need", "an all out war", "all about money"). */
+export const PRONOUNS_AFTER_ALL: readonly string[] = ["that", "it", "you", "i", "we", "they", "he", "she", "out", "about"];
 /** After "every" or "all", times that make it how often ("every day" is "a day", "all night"). */
 export const TIMES: readonly string[] = ["day", "night", "morning", "evening", "week", "month", "year", "time", "hour", "minute"];
 
@@ -47,6 +53,9 @@ export const PART_LINKS: readonly string[] = ["of", "on", "in", "inside", "from"
 /** Every list above, for the digest that versions them with the vetoes chosen. */
 export const SCOPE_LISTS = {
   setUniversals: SET_UNIVERSALS,
+  nounSets: NOUN_SETS,
+  nounPicksOnly: NOUN_PICKS_ONLY,
+  otherThan: OTHER_THAN_WORDS,
   allPronouns: ALL_PRONOUNS,
   somePronouns: SOME_PRONOUNS,
   whole: WHOLE_WORDS,
@@ -63,6 +72,9 @@ export const SCOPE_LISTS = {
 };
 
 const SET = new Set(SET_UNIVERSALS);
+const NOUN_SET = new Set(NOUN_SETS);
+const NOUN_PICK_ONLY = new Set(NOUN_PICKS_ONLY);
+const OTHER_THAN = new Set(OTHER_THAN_WORDS);
 const ALL = new Set(ALL_PRONOUNS);
 const SOME = new Set(SOME_PRONOUNS);
 const WHOLE = new Set(WHOLE_WORDS);
@@ -95,10 +107,10 @@ function nounsAfter(side: ScopeSide, i: number, count: number): string[] {
 /** Whether "both" at `i` joins two things ("both an introvert and an extrovert", "both Python and Java"): no set of its own. */
 const joinsTwo = (words: readonly string[], i: number) => words[i] === "both" && words.slice(i + 2, i + 5).includes("and");
 
-/** "all", "every" and "both" where they quantify: not "at all", "all you need", "every day", "both X and Y". */
-function setUniversalsAt(words: readonly string[]): number[] {
+/** Where words of `set` quantify: not "at all", "all you need", "every day", "both X and Y". */
+function setUniversalsAt(words: readonly string[], set: ReadonlySet<string> = SET): number[] {
   const quantifies = (word: string, i: number) =>
-    SET.has(word) &&
+    set.has(word) &&
     words[i - 1] !== "at" &&
     !TIME.has(words.slice(i + 1).find((next) => !SKIPPED.has(next)) ?? "") &&
     !(word === "all" && PRONOUN_AFTER_ALL.has(words[i + 1])) &&
@@ -107,8 +119,8 @@ function setUniversalsAt(words: readonly string[]): number[] {
 }
 
 /** Picks where they pick: "one" is not "how does one" or "no one". */
-function picksAt(words: readonly string[]): number[] {
-  return words.flatMap((word, i) => (PICK.has(word) && !(word === "one" && PRONOUN_ONE.has(words[i - 1])) ? [i] : []));
+function picksAt(words: readonly string[], picks: ReadonlySet<string> = PICK): number[] {
+  return words.flatMap((word, i) => (picks.has(word) && !(word === "one" && PRONOUN_ONE.has(words[i - 1])) ? [i] : []));
 }
 
 /** Where "a", "an", "any" and "most" pick: a pick only on the noun a set bears on ("a tab" / "all tabs"). */
@@ -130,7 +142,8 @@ const onlyOnesAt = (words: readonly string[]) => words.flatMap((word, i) => (wor
 /** Where "a" or "an" stands. */
 const indefiniteAt = (words: readonly string[]) => words.flatMap((word, i) => (ARTICLE.has(word) ? [i] : []));
 
-const takesInAll = (words: readonly string[]) => setUniversalsAt(words).length > 0 || words.some((word) => ALL.has(word) || WHOLE.has(word));
+const takesInAll = (words: readonly string[]) =>
+  setUniversalsAt(words).length > 0 || setUniversalsAt(words, NOUN_SET).length > 0 || words.some((word) => ALL.has(word) || WHOLE.has(word));
 
 /**
  * Whether one side takes in all of what the other picks one of, given the sides' lower-cased words and how the
@@ -152,10 +165,28 @@ export function scopeDiffers(a: ScopeSide, b: ScopeSide, sameWord: (x: string, y
     const wholes = x.words.flatMap((word, i) => (WHOLE.has(word) ? [i] : []));
     const pronoun = x.words.some((word) => ALL.has(word)) && y.words.some((word) => SOME.has(word));
     const sets = setUniversalsAt(x.words);
+    const nounSets = setUniversalsAt(x.words, NOUN_SET);
     // A pick both sides make is no difference between them ("allow only one bag").
     const explicit = picksAt(y.words).filter((j) => !x.words.includes(y.words[j]));
+    const nounPicks = picksAt(y.words, NOUN_PICK_ONLY).filter((j) => !x.words.includes(y.words[j]));
+    // The set's noun among the pick's next two: "all files" / "multiple files", "both ankles" / "one swollen ankle".
+    const pickOfSetNoun = (at: number[], pickers: number[]) =>
+      at.some((i) => {
+        const [noun] = nounsAfter(x, i, 1);
+        return noun !== undefined && pickers.some((j) => nounsAfter(y, j, 2).some((other) => sameWord(noun, other)));
+      });
+    // "the only official language" / "an official language"; not "a language other than English".
+    const onlyOne = !y.words.some((word) => OTHER_THAN.has(word)) && onSameNoun(onlyOnesAt(x.words), indefiniteAt(y.words));
     // An explicit pick anywhere against a set ("all tabs" / "one tab", "all birds" / "some birds"); an article only on the set's noun.
-    return (sets.length > 0 && explicit.length > 0) || onSameNoun(sets, articlesAt(y.words)) || onSameNoun(wholes, explicit) || pronoun || onSameNoun(onlyOnesAt(x.words), indefiniteAt(y.words));
+    return (
+      (sets.length > 0 && explicit.length > 0) ||
+      onSameNoun(sets, articlesAt(y.words)) ||
+      onSameNoun(wholes, explicit) ||
+      pronoun ||
+      pickOfSetNoun(sets, nounPicks) ||
+      pickOfSetNoun(nounSets, [...explicit, ...nounPicks]) ||
+      onlyOne
+    );
   };
   return differs(a, b) || differs(b, a);
 }

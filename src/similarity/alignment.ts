@@ -11,6 +11,8 @@ import { Lru } from "../core/lru.js";
 import {
   ARITHMETIC_OPERATIONS,
   ARITHMETIC_WORDS,
+  BOUNDS_BELOW,
+  CLAUSE_OPENERS,
   COMPOUNDS,
   CONVERTING_BEFORE_INTO,
   DETERMINERS,
@@ -74,8 +76,14 @@ const PHRASAL = Object.entries(PHRASAL_VERBS).map(([phrase, word]) => {
   return [new RegExp(`\\b${verb}(?:s|ed|ing)?\\s+${rest.join("\\s+")}\\b`, "gi"), word] as const;
 });
 
-/** "turn a list into a string" reads "convert a list into a string", the verb up to four words before its "into". */
-const CONVERTING = [new RegExp(`\\b(?:${CONVERTING_BEFORE_INTO.join("|")})(?:s|ed|ing)?\\b(?=(?:\\s+[\\p{L}\\p{N}'’.-]+){1,4}?\\s+into\\b)`, "giu"), "convert"] as const;
+/**
+ * "turn a list into a string" reads "convert a list into a string", the verb up to four words before its "into", none of
+ * them opening a clause ("Why do I turn red when I get into an argument?").
+ */
+const CONVERTING = [
+  new RegExp(`\\b(?:${CONVERTING_BEFORE_INTO.join("|")})(?:s|ed|ing)?\\b(?=(?:\\s+(?!(?:${CLAUSE_OPENERS.join("|")})\\b)[\\p{L}\\p{N}'’.-]+){1,4}?\\s+into\\b)`, "giu"),
+  "convert",
+] as const;
 
 /** A compound or a substitute's phrase in any case, its words apart by any spacing. */
 const COMPOUND = Object.entries({ ...COMPOUNDS, ...SUBSTITUTE_PHRASES }).map(
@@ -83,6 +91,7 @@ const COMPOUND = Object.entries({ ...COMPOUNDS, ...SUBSTITUTE_PHRASES }).map(
 );
 
 const WEAK = new Set(WEAK_WORDS);
+const BOUND_BELOW = new Set(BOUNDS_BELOW);
 const STOPWORD_VERB = new Set(STOPWORD_VERBS);
 const DIRECTION = new Set(DIRECTION_WORDS);
 const SUBSTITUTE = new Set(SUBSTITUTE_WORDS);
@@ -742,17 +751,14 @@ const readsConversely = (a: Side, b: Side, leftA: readonly string[], leftB: read
     comparativeAgainstLess(b, a, [...leftA, ...leftB]));
 
 /**
- * Whether `x` compares with a word's comparative and `y` with "less" and the word or another of its sense ("healthier than" /
- * "less healthy than", "heavier than" / "less heavy than", "smarter than" / "less intelligent than"), and nothing else is
- * left unmatched.
+ * Whether `x` compares with a word's comparative and `y` with "less" and the word ("healthier than" / "less healthy
+ * than", "heavier than" / "less heavy than"), and nothing else is left unmatched.
  */
 function comparativeAgainstLess(x: Side, y: Side, left: readonly string[]): boolean {
   const lessAt = y.words.indexOf("less");
   if (lessAt < 0 || !beforeThan(y, "less")) return false;
   const base = y.words[lessAt + 1];
-  // Its base or a word of the same sense ("smarter than" / "less intelligent than").
-  const sameSense = (adjective: string) => adjective === base || ["synonym", "linked"].includes(wordRelation(adjective, base));
-  const comparative = x.words.find((word) => word !== base && beforeThan(x, word) && [...comparedAdjectives(word), ...lemmasOf(word)].some(sameSense));
+  const comparative = x.words.find((word) => word !== base && beforeThan(x, word) && [...comparedAdjectives(word), ...lemmasOf(word)].includes(base));
   return comparative !== undefined && left.every((word) => word === "less" || word === base || word === comparative);
 }
 
@@ -783,14 +789,21 @@ const diminishesOpposite = (s: Side, otherLeft: readonly string[]) =>
   s.words.some((word) => DIMINISHING.has(word)) &&
   s.words.every((word, i) => !DIMINISHING.has(word) || (i + 1 < s.words.length && otherLeft.some((other) => opposite(s.words[i + 1], other))));
 
-/** Whether a "less" or "fewer" at `i` bounds a number ("less than a thousand dollars", "fewer than 5 people"): a limit, not less of a quality. */
+/** Whether a "less" or "fewer" at `i` bounds a number ("less than a thousand dollars", "fewer than 5 people"). */
 function boundsNumber(words: readonly string[], i: number): boolean {
   if (words[i + 1] !== "than") return false;
   const at = words[i + 2] === "a" ? i + 3 : i + 2;
   return /\d/.test(words[at] ?? "") || numberRun(words, at) !== undefined;
 }
 
-const diminishes = (s: Side) => s.words.some((word, i) => DIMINISHING.has(word) && !boundsNumber(s.words, i)) && !s.words.some((word) => word === "more" || word === "most");
+/**
+ * Whether a side asks for less, against `other`: a "less than" bounding a number where `other` bounds one with "under"
+ * or "below" (BOUNDS_BELOW) is the same limit ("a laptop under $1000" / "for less than a thousand dollars"); against a
+ * bare number or "over" it still differs ("a credit score less than 600" / "of 600").
+ */
+const diminishes = (s: Side, other: Side) =>
+  s.words.some((word, i) => DIMINISHING.has(word) && !(boundsNumber(s.words, i) && other.words.some((w) => BOUND_BELOW.has(w)))) &&
+  !s.words.some((word) => word === "more" || word === "most");
 
 /** A side as the scope reads it (alignment-scope.ts). */
 const scopeSide = (s: Side, left: readonly string[]): PartSide => ({ words: s.words, content: s.facts.content, left, contracted: s.facts.contracted });
@@ -877,7 +890,7 @@ export function alignQuestions(textA: string, textB: string): Alignment {
     superlative: questions && (asksExtremeOfShared(a, b, matchedA) || asksExtremeOfShared(b, a, matchedB)),
     quantity: quantityDiffers(a, b, matchedA, matchedB),
     oppositeSmallWord: hasOppositeSmallWord(a, b) && !converse,
-    diminishing: diminishes(a) !== diminishes(b) && !diminishesOpposite(a, leftB) && !diminishesOpposite(b, leftA) && !converse,
+    diminishing: diminishes(a, b) !== diminishes(b, a) && !diminishesOpposite(a, leftB) && !diminishesOpposite(b, leftA) && !converse,
     scope: questions && (scopeDiffers(scopeSide(a, leftA), scopeSide(b, leftB), sameWord) || partOfWhole(scopeSide(a, leftA), scopeSide(b, leftB), sameWord) || partOfWhole(scopeSide(b, leftB), scopeSide(a, leftA), sameWord)),
     numberMismatch: numbersDiffer(numbersAgainst(a, b), numbersAgainst(b, a)),
     modelMismatch: modelsDiffer(a.models, b.models),

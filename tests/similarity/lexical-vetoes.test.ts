@@ -114,6 +114,8 @@ describe("aligning two questions", () => {
     ["Is it normal to have one swollen ankle?", "Is it normal to have both ankles swollen?", "scope"],
     ["How do I reset only my network settings on iPhone?", "How do I reset all settings on my iPhone?", "scope"],
     ["Are dogs smarter than cats?", "Are dogs less intelligent than cats?", "diminishing"],
+    // A bound against a bare number.
+    ["What can I do with a credit score less than 600?", "What can I do with a credit score of 600?", "diminishing"],
     ["Is Spanish the only official language in Spain?", "Is Spanish an official language in Spain?", "scope"],
     ["How do I paint a room's ceiling?", "How do I paint an entire room?", "scope"],
     ["Does an electric car cost less to run than a gas car?", "Does an electric car cost more to run than a gas car?", "antonym"],
@@ -481,8 +483,16 @@ describe("aligning two questions", () => {
     // A bound on a number is no "less" of a quality.
     ["What's the best laptop under $1000?", "Which laptop is best for less than a thousand dollars?"],
     ["How can I gain weight healthily?", "What's a healthy way to put on weight?"],
-    // A comparative against "less" and a word of the same sense, turned round.
-    ["Are dogs smarter than cats?", "Are cats less intelligent than dogs?"],
+    // "only" and "both" count on a set's own noun; "the only" not against "other than".
+    ["Are all swans white?", "Are swans only white?"],
+    ["Is life all about money?", "Is life only about money?"],
+    ["How do I connect both of my monitors to a single laptop?", "How do I connect two monitors to one laptop?"],
+    ["Is English the only official language of the US?", "Does the US have an official language other than English?"],
+    // "less than" a number is "under" it.
+    ["Can I get a tattoo if I am under 18?", "Can I get a tattoo if I am less than 18?"],
+    ["How many fl oz in 1 qt?", "How many fluid ounces are in a quart?"],
+    // "turn" before a clause of its own converts nothing.
+    ["Why do I turn red when I get into an argument?", "Why does my face go red when I argue?"],
     ["How do I convert a list to a string in Python?", "Python: turn a list into a string"],
     ["How many cups in a qt?", "How many cups are there in a quart?"],
     ["How many mL in a tablespoon?", "How many milliliters does one tablespoon hold?"],
