@@ -54,6 +54,9 @@ export const WEAK_WORDS: readonly string[] = [
   "want",
   "possible",
   "able",
+  // Asking leave in other words: "Is it OK to freeze a cake?" asks "Can I freeze a cake?".
+  "ok",
+  "okay",
   "really",
   "actually",
   "exactly",
@@ -383,11 +386,14 @@ export const UNLINKED_OPPOSITES: ReadonlyArray<readonly [string, string]> = [
   ["buyer", "seller"],
 ];
 
-/** Synonyms WordNet does not link, in their base forms ("restart" / "reboot" a computer, "remove" / "eliminate" fruit flies). */
+/**
+ * Synonyms WordNet does not link, in their base forms ("restart" / "reboot" a computer). Not "remove" / "eliminate": a team
+ * eliminated from a cup was not removed from it.
+ */
 export const UNLINKED_SYNONYMS: ReadonlyArray<readonly [string, string]> = [
   ["restart", "reboot"],
-  ["remove", "eliminate"],
   // A bound on a number ("under 18" / "less than 18"); "over" / "under" stays opposite.
+  ["under", "below"],
   ["under", "less"],
   ["below", "less"],
   ["under", "fewer"],
@@ -481,12 +487,6 @@ export const COMPOUNDS: Readonly<Record<string, string>> = {
   "boiling points": "boiling temperatures",
   "freezing point": "freezing temperature",
   "freezing points": "freezing temperatures",
-  // "cost less" is "be cheaper", so that "cost less than X" turned round is "more expensive than" ("Does an electric car
-  // cost less to run than a gas car?" / "Are gas cars more expensive to run than electric cars?").
-  "cost less": "be cheaper",
-  "costs less": "is cheaper",
-  "cost more": "be more expensive",
-  "costs more": "is more expensive",
   "put on weight": "gain weight",
   "putting on weight": "gaining weight",
   "puts on weight": "gains weight",
@@ -505,8 +505,8 @@ export const PHRASAL_VERBS: Readonly<Record<string, string>> = {
   "sign out": "logout",
 };
 
-/** Words that open a clause of their own: a verb's object does not start with them ("turn red when I get into"). */
-export const CLAUSE_OPENERS: readonly string[] = ["i", "you", "he", "she", "we", "they", "when", "if", "while", "because"];
+/** Words that open a clause of their own, or follow a noun: a verb's object does not hold them ("turn red when I get into", "Whose turn is it to go into"). */
+export const CLAUSE_OPENERS: readonly string[] = ["i", "you", "he", "she", "we", "they", "when", "if", "while", "because", "is", "was", "are", "were"];
 
 /** Verbs that mean "convert" where "into" follows within four words ("turn a list into a string", "parse a string into an integer"); not "turn into" alone ("What did Anakin turn into?"). */
 export const CONVERTING_BEFORE_INTO: readonly string[] = ["turn", "parse"];

@@ -25,7 +25,7 @@ export const PICK_WORDS: readonly string[] = ["one", "single", "some", "individu
  */
 export const NOUN_PICKS_ONLY: readonly string[] = ["multiple", "several", "only"];
 /** Words that ask for another than "the only" one ("Is there a language other than Rust with a borrow checker?"). */
-export const OTHER_THAN_WORDS: readonly string[] = ["other", "besides", "else", "without", "except"];
+export const OTHER_THAN_WORDS: readonly string[] = ["other", "besides", "else", "without", "except", "apart", "aside", "addition", "instead", "not", "isn't", "no"];
 /**
  * Words that pick some of a set where they stand before its noun ("any snakes" / "all snakes", "most prime numbers" /
  * "all prime numbers"), as articles do; "any" elsewhere asks whether one exists ("is there any way"), and "the most"
@@ -169,14 +169,25 @@ export function scopeDiffers(a: ScopeSide, b: ScopeSide, sameWord: (x: string, y
     // A pick both sides make is no difference between them ("allow only one bag").
     const explicit = picksAt(y.words).filter((j) => !x.words.includes(y.words[j]));
     const nounPicks = picksAt(y.words, NOUN_PICK_ONLY).filter((j) => !x.words.includes(y.words[j]));
-    // The set's noun among the pick's next two: "all files" / "multiple files", "both ankles" / "one swollen ankle".
+    // The set's noun among the pick's next two: "all files" / "multiple files", "both ankles" / "one swollen ankle",
+    // "reset all settings" / "reset only my network settings"; after "only", a word before it not on the set's side
+    // ("Are all the ingredients organic?" / "Does it use only organic ingredients?" ask the same).
     const pickOfSetNoun = (at: number[], pickers: number[]) =>
       at.some((i) => {
         const [noun] = nounsAfter(x, i, 1);
-        return noun !== undefined && pickers.some((j) => nounsAfter(y, j, 2).some((other) => sameWord(noun, other)));
+        return (
+          noun !== undefined &&
+          pickers.some((j) => {
+            const picked = nounsAfter(y, j, 2);
+            const nounAt = picked.findIndex((other) => sameWord(noun, other));
+            const narrows = y.words[j] !== "only" || picked.slice(0, nounAt).every((before) => !x.words.some((word) => sameWord(word, before)));
+            return nounAt >= 0 && narrows;
+          })
+        );
       });
-    // "the only official language" / "an official language"; not "a language other than English".
-    const onlyOne = !y.words.some((word) => OTHER_THAN.has(word)) && onSameNoun(onlyOnesAt(x.words), indefiniteAt(y.words));
+    // "the only official language" / "an official language"; not "a language other than English", "apart from".
+    const asksOther = y.words.some((word) => OTHER_THAN.has(word) && !x.words.includes(word));
+    const onlyOne = !asksOther && onSameNoun(onlyOnesAt(x.words), indefiniteAt(y.words));
     // An explicit pick anywhere against a set ("all tabs" / "one tab", "all birds" / "some birds"); an article only on the set's noun.
     return (
       (sets.length > 0 && explicit.length > 0) ||
@@ -199,18 +210,18 @@ export interface PartSide extends ScopeSide {
 
 /**
  * Whether `x` takes in the whole of a thing and `y` only a part of it: `x` leaves nothing but its "whole" or "entire"
- * unmatched, and `y` leaves at most two words, one of them owned by the thing ("paint an entire room" / "paint a room's
- * ceiling") or standing up to four words before it with a PART_LINKS word between ("back up my entire hard drive" /
- * "back up a single folder on my hard drive"). A rewording that drops the "whole" adds no part ("delete my whole
- * account" / "permanently delete my account").
+ * unmatched, and `y`, taking in nothing whole, leaves one word besides a pick, owned by the thing ("paint an entire room"
+ * / "paint a room's ceiling") or standing up to four words before it with a PART_LINKS word between ("back up my entire
+ * hard drive" / "back up a single folder on my hard drive"). A rewording that drops the "whole" adds no part ("delete my
+ * whole account" / "permanently delete my account").
  */
 export function partOfWhole(x: PartSide, y: PartSide, sameWord: (x: string, y: string) => boolean): boolean {
-  if (x.left.length !== 1 || !WHOLE.has(x.left[0]) || y.left.length === 0 || y.left.length > 2) return false;
+  // One part, picked or not ("a single folder"); two words are as often the whole in parts ("the floor and walls").
+  const parts = y.left.filter((word) => !PICK.has(word));
+  if (x.left.length !== 1 || !WHOLE.has(x.left[0]) || parts.length !== 1 || takesInAll(y.words)) return false;
   const [noun] = nounsAfter(x, x.words.indexOf(x.left[0]), 1);
   const at = noun === undefined ? -1 : y.words.findIndex((word) => sameWord(word, noun));
   if (at < 0) return false;
-  return y.left.some((part) => {
-    const p = y.words.indexOf(part);
-    return (p === at + 1 && y.contracted.has(at)) || (p < at && at - p <= 4 && y.words.slice(p + 1, at).some((word) => PART_LINK.has(word)));
-  });
+  const p = y.words.indexOf(parts[0]);
+  return (p === at + 1 && y.contracted.has(at)) || (p < at && at - p <= 4 && y.words.slice(p + 1, at).some((word) => PART_LINK.has(word)));
 }

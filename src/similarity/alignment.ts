@@ -217,6 +217,12 @@ export interface Alignment extends Readonly<Record<AlignmentVeto, boolean>> {
   readonly answerKind: boolean;
   /** Both name the same units and each counts another one: a conversion turned round ("1 inch in cm" / "1 cm in inches"). */
   readonly conversion: boolean;
+  /**
+   * One side adds a name of one word and nothing else, the other leaving nothing unmatched: it asks about a narrower
+   * thing ("What is the population of Texas?" / "... of Houston, Texas?", "How do I uninstall Microsoft Office?" / "How do
+   * I uninstall just Outlook from Microsoft Office?"). Not a word of a longer name ("Trump" / "Donald Trump").
+   */
+  readonly addedName: boolean;
 }
 
 interface Side {
@@ -789,27 +795,36 @@ const diminishesOpposite = (s: Side, otherLeft: readonly string[]) =>
   s.words.some((word) => DIMINISHING.has(word)) &&
   s.words.every((word, i) => !DIMINISHING.has(word) || (i + 1 < s.words.length && otherLeft.some((other) => opposite(s.words[i + 1], other))));
 
-/** Whether a "less" or "fewer" at `i` bounds a number ("less than a thousand dollars", "fewer than 5 people"). */
-function boundsNumber(words: readonly string[], i: number): boolean {
-  if (words[i + 1] !== "than") return false;
-  const at = words[i + 2] === "a" ? i + 3 : i + 2;
-  return /\d/.test(words[at] ?? "") || numberRun(words, at) !== undefined;
+/** The value of the number that starts at `at` ("600", "1,000", "a thousand"), or undefined. */
+function numberAt(words: readonly string[], at: number): number | undefined {
+  const from = words[at] === "a" ? at + 1 : at;
+  if (/^\d+(?:[.,]\d+)*$/.test(words[from] ?? "")) return Number(withoutThousands(words[from]));
+  return numberRun(words, from)?.value;
 }
 
+/** The number a "less than" or "fewer than" at `i` bounds ("less than a thousand dollars"), not after "no" or "not" ("no less than 3 months"). */
+const boundedByLess = (words: readonly string[], i: number) => (words[i + 1] === "than" && words[i - 1] !== "no" && words[i - 1] !== "not" ? numberAt(words, i + 2) : undefined);
+
+/** The numbers a side bounds with "under" or "below" (BOUNDS_BELOW: "a laptop under $1000"). */
+const boundedBelow = (words: readonly string[]) => words.flatMap((word, i) => (BOUND_BELOW.has(word) ? [numberAt(words, i + 1)] : []));
+
 /**
- * Whether a side asks for less, against `other`: a "less than" bounding a number where `other` bounds one with "under"
- * or "below" (BOUNDS_BELOW) is the same limit ("a laptop under $1000" / "for less than a thousand dollars"); against a
- * bare number or "over" it still differs ("a credit score less than 600" / "of 600").
+ * Whether a side asks for less, against `other`: a "less than" bounding a number that `other` bounds with "under" or
+ * "below" is the same limit ("a laptop under $1000" / "for less than a thousand dollars"); against a bare number, "over"
+ * or another number it still differs ("a credit score less than 600" / "of 600").
  */
 const diminishes = (s: Side, other: Side) =>
-  s.words.some((word, i) => DIMINISHING.has(word) && !(boundsNumber(s.words, i) && other.words.some((w) => BOUND_BELOW.has(w)))) &&
-  !s.words.some((word) => word === "more" || word === "most");
+  s.words.some((word, i) => {
+    if (!DIMINISHING.has(word)) return false;
+    const bound = boundedByLess(s.words, i);
+    return bound === undefined || !boundedBelow(other.words).includes(bound);
+  }) && !s.words.some((word) => word === "more" || word === "most");
 
 /** A side as the scope reads it (alignment-scope.ts). */
 const scopeSide = (s: Side, left: readonly string[]): PartSide => ({ words: s.words, content: s.facts.content, left, contracted: s.facts.contracted });
 
 /** The candidate vetoes an alignment reports. */
-export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "argumentSwap", "quantity", "superlative", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "modelMismatch", "rank", "unitMismatch", "yearOneSided", "relativeTime", "answerKind", "conversion"] as const;
+export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "argumentSwap", "quantity", "superlative", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "modelMismatch", "rank", "unitMismatch", "yearOneSided", "relativeTime", "answerKind", "conversion", "addedName"] as const;
 export type AlignmentVeto = (typeof ALIGNMENT_VETOES)[number];
 
 /**
@@ -834,6 +849,13 @@ function substituted(a: Side, b: Side, toB: readonly number[], used: ReadonlySet
   const opens = (s: Side, k: number) => Number(k > 0 && WHOLE.has(s.content[k - 1]) && s.positions[k] === s.positions[k - 1] + 1 && (s === a ? toB[k - 1] < 0 : !used.has(k - 1)));
   return sameSlot(toB, i, j, b.content.length, opens(a, i), opens(b, j));
 }
+
+/**
+ * Whether a side's only unmatched word is a name of one word, in letters (not a model, "B12" / "B-12", nor a unit written
+ * in capitals, "mL"), and the other side leaves nothing (see Alignment.addedName).
+ */
+const addsName = (s: Side, left: readonly string[], otherLeft: readonly string[]) =>
+  left.length === 1 && otherLeft.length === 0 && s.facts.entities.has(left[0]) && /^\p{L}+$/u.test(left[0]) && unitNamed(left[0]) === undefined;
 
 /** Whether `word` of a side is initials ending in a capital S ("HTTPS") and `other` of the other text its rest, written in capitals ("HTTP"). */
 function endsInCapitalS(s: Side, text: string, word: string, other: string, otherText: string): boolean {
@@ -900,5 +922,6 @@ export function alignQuestions(textA: string, textB: string): Alignment {
     relativeTime: questions && onlyTimesLeft(leftA) && onlyTimesLeft(leftB) && relativeTimesDiffer(relativeTimesOf(textA, a.words), relativeTimesOf(textB, b.words)),
     answerKind: answerKindsDiffer(a.phrase.kind, b.phrase.kind),
     conversion: convertsOtherWay(a, b),
+    addedName: questions && (addsName(a, leftA, leftB) || addsName(b, leftB, leftA)),
   };
 }
