@@ -223,6 +223,12 @@ export interface Alignment extends Readonly<Record<AlignmentVeto, boolean>> {
    * I uninstall just Outlook from Microsoft Office?"). Not a word of a longer name ("Trump" / "Donald Trump").
    */
   readonly addedName: boolean;
+  /**
+   * Both sides own with "'s", and what one owns the other owns of ("my sister's husband" / "my husband's sister", "a
+   * parent's debt" / "a child's debt" with the parent and the child on both sides, "my mother's brother's daughter" / "my
+   * brother's mother's daughter").
+   */
+  readonly ownerSwap: boolean;
 }
 
 interface Side {
@@ -824,7 +830,7 @@ const diminishes = (s: Side, other: Side) =>
 const scopeSide = (s: Side, left: readonly string[]): PartSide => ({ words: s.words, content: s.facts.content, left, contracted: s.facts.contracted });
 
 /** The candidate vetoes an alignment reports. */
-export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "argumentSwap", "quantity", "superlative", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "modelMismatch", "rank", "unitMismatch", "yearOneSided", "relativeTime", "answerKind", "conversion", "addedName"] as const;
+export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "argumentSwap", "quantity", "superlative", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "modelMismatch", "rank", "unitMismatch", "yearOneSided", "relativeTime", "answerKind", "conversion", "addedName", "ownerSwap"] as const;
 export type AlignmentVeto = (typeof ALIGNMENT_VETOES)[number];
 
 /**
@@ -848,6 +854,24 @@ function substituted(a: Side, b: Side, toB: readonly number[], used: ReadonlySet
   const [i, j] = [leftA[0], leftB[0]];
   const opens = (s: Side, k: number) => Number(k > 0 && WHOLE.has(s.content[k - 1]) && s.positions[k] === s.positions[k - 1] + 1 && (s === a ? toB[k - 1] < 0 : !used.has(k - 1)));
   return sameSlot(toB, i, j, b.content.length, opens(a, i), opens(b, j));
+}
+
+/** The content words a side writes with "'s", in order ("my mother's brother's daughter": mother, brother). */
+const ownersOf = (s: Side) => s.positions.filter((i) => s.facts.contracted.has(i)).map((i) => s.words[i]);
+
+/** Whether the two sides' owners trade places (see Alignment.ownerSwap). */
+function ownersSwapped(a: Side, b: Side): boolean {
+  const ownersA = ownersOf(a);
+  const ownersB = ownersOf(b);
+  if (ownersA.length === 0 || ownersB.length === 0) return false;
+  const has = (words: readonly string[], word: string) => words.some((other) => sameWord(other, word));
+  // An owner of one side that the other names but does not own.
+  const ownedOnlyBy = (owners: readonly string[], otherOwners: readonly string[], other: Side) => owners.filter((word) => !has(otherOwners, word) && has(other.content, word));
+  const onlyA = ownedOnlyBy(ownersA, ownersB, b);
+  const onlyB = ownedOnlyBy(ownersB, ownersA, a);
+  if (onlyA.length > 0 && onlyB.length > 0) return true;
+  // The same owners in another order.
+  return ownersA.length > 1 && ownersA.length === ownersB.length && ownersA.every((word) => has(ownersB, word)) && ownersA.some((word, k) => !sameWord(word, ownersB[k]));
 }
 
 /**
@@ -923,5 +947,6 @@ export function alignQuestions(textA: string, textB: string): Alignment {
     answerKind: answerKindsDiffer(a.phrase.kind, b.phrase.kind),
     conversion: convertsOtherWay(a, b),
     addedName: questions && (addsName(a, leftA, leftB) || addsName(b, leftB, leftA)),
+    ownerSwap: questions && ownersSwapped(a, b),
   };
 }

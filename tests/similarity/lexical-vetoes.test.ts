@@ -120,6 +120,10 @@ describe("aligning two questions", () => {
     // A name added, nothing else.
     ["Why is weed illegal?", "Why is weed illegal in Italy?", "addedName"],
     ["How do I uninstall Microsoft Office?", "How do I uninstall just Outlook from Microsoft Office?", "addedName"],
+    // Owners trading places.
+    ["What do I call my sister's husband in Spanish?", "What do I call my husband's sister in Spanish?", "ownerSwap"],
+    ["Can a child be held responsible for a parent's debt?", "Can a parent be held responsible for a child's debt?", "ownerSwap"],
+    ["Is my mother's brother's daughter my first cousin?", "Is my brother's mother's daughter my first cousin?", "ownerSwap"],
     ["Is Spanish the only official language in Spain?", "Is Spanish an official language in Spain?", "scope"],
     ["How do I paint a room's ceiling?", "How do I paint an entire room?", "scope"],
     ["How do I back up my entire hard drive?", "How do I back up a single folder on my hard drive?", "scope"],
@@ -500,6 +504,7 @@ describe("aligning two questions", () => {
     ["How many mL of blood are in the human body?", "How much blood is in the human body?"],
     ["Can I freeze a whole cake?", "Is it OK to freeze an entire cake?"],
     ["Whose turn is it to go into the game next?", "Who goes next in the game?"],
+    ["What is Google's parent company's name?", "What is the name of Google's parent company?"],
     // "less than" a number is "under" it.
     ["Can I get a tattoo if I am under 18?", "Can I get a tattoo if I am less than 18?"],
     ["How many fl oz in 1 qt?", "How many fluid ounces are in a quart?"],
