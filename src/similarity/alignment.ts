@@ -120,8 +120,20 @@ const pairSet = (pairs: ReadonlyArray<readonly [string, string]>) => new Set(pai
 const UNLINKED_OPPOSITE_PAIRS = pairSet(UNLINKED_OPPOSITES);
 const UNLINKED_SYNONYM_PAIRS = pairSet(UNLINKED_SYNONYMS);
 
+const UNLINKED_SYNONYM_WORDS = new Set(UNLINKED_SYNONYMS.flat());
+
+/**
+ * A word's forms that UNLINKED_SYNONYMS holds ("rebooting": reboot). Most words start with none of its words and stop
+ * before the lexicon is asked: this runs for every pair of words the lexicon did not link.
+ */
+const listedForms = (word: string) =>
+  [...UNLINKED_SYNONYM_WORDS].some((listed) => word.startsWith(listed)) ? [word, ...lemmasOf(word)].filter((form) => UNLINKED_SYNONYM_WORDS.has(form)) : [];
+
 /** Two words of the same sense that WordNet does not link ("rebooting" / "restart"), in any form. */
-const unlinkedSynonyms = (x: string, y: string) => [x, ...lemmasOf(x)].some((u) => [y, ...lemmasOf(y)].some((v) => UNLINKED_SYNONYM_PAIRS.has(`${u} ${v}`)));
+function unlinkedSynonyms(x: string, y: string): boolean {
+  const formsX = listedForms(x);
+  return formsX.length > 0 && listedForms(y).some((v) => formsX.some((u) => UNLINKED_SYNONYM_PAIRS.has(`${u} ${v}`)));
+}
 
 /** Whether a side names a move from one end to another ("convert", "migrating"); see ROUTE_VERBS. */
 const namesRoute = (s: Side) => s.content.some((word) => ROUTE.has(word) || lemmasOf(word).some((lemma) => ROUTE.has(lemma)));
