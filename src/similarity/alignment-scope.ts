@@ -149,7 +149,9 @@ const takesInAll = (words: readonly string[]) =>
  * Whether one side takes in all of what the other picks one of, given the sides' lower-cased words and how the
  * alignment matches two words. A set against a pick of the same noun ("all tabs" / "a tab", "all processes" / "a
  * process of a user"); everyone against someone; a whole against an explicit pick of it ("my entire search history" /
- * "one search"). A rewording that drops "all" ("send all HTTP traffic to HTTPS" / "redirect HTTP to HTTPS") or that
+ * "one search"); "multiple", "several" or "only" against a set, and "both" against a pick, on the set's own noun ("all
+ * files" / "multiple files", "both ankles" / "one ankle"); "the only" against "a" ("the only official language" / "an
+ * official language"). A rewording that drops "all" ("send all HTTP traffic to HTTPS" / "redirect HTTP to HTTPS") or that
  * says "a whole folder" for "a folder" or "an entire dataset" for "all elements" is no conflict.
  */
 export function scopeDiffers(a: ScopeSide, b: ScopeSide, sameWord: (x: string, y: string) => boolean): boolean {
@@ -180,8 +182,8 @@ export function scopeDiffers(a: ScopeSide, b: ScopeSide, sameWord: (x: string, y
           pickers.some((j) => {
             const picked = nounsAfter(y, j, 2);
             const nounAt = picked.findIndex((other) => sameWord(noun, other));
-            const narrows = y.words[j] !== "only" || picked.slice(0, nounAt).every((before) => !x.words.some((word) => sameWord(word, before)));
-            return nounAt >= 0 && narrows;
+            if (nounAt < 0) return false;
+            return y.words[j] !== "only" || picked.slice(0, nounAt).every((before) => !x.words.some((word) => sameWord(word, before)));
           })
         );
       });

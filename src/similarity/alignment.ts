@@ -231,8 +231,8 @@ export interface Alignment extends Readonly<Record<AlignmentVeto, boolean>> {
   readonly conversion: boolean;
   /**
    * One side adds a name of one word and nothing else, the other leaving nothing unmatched: it asks about a narrower
-   * thing ("What is the population of Texas?" / "... of Houston, Texas?", "How do I uninstall Microsoft Office?" / "How do
-   * I uninstall just Outlook from Microsoft Office?"). Not a word of a longer name ("Trump" / "Donald Trump").
+   * thing ("Why is weed illegal?" / "Why is weed illegal in Italy?", "How do I uninstall Microsoft Office?" / "How do I
+   * uninstall just Outlook from Microsoft Office?"). Not a word of a longer name ("Trump" / "Donald Trump").
    */
   readonly addedName: boolean;
   /**
@@ -813,10 +813,11 @@ const diminishesOpposite = (s: Side, otherLeft: readonly string[]) =>
   s.words.some((word) => DIMINISHING.has(word)) &&
   s.words.every((word, i) => !DIMINISHING.has(word) || (i + 1 < s.words.length && otherLeft.some((other) => opposite(s.words[i + 1], other))));
 
-/** The value of the number that starts at `at` ("600", "1,000", "a thousand"), or undefined. */
+/** The value of the number that starts at `at` ("600", "a thousand"), or undefined. */
 function numberAt(words: readonly string[], at: number): number | undefined {
   const from = words[at] === "a" ? at + 1 : at;
-  if (/^\d+(?:[.,]\d+)*$/.test(words[from] ?? "")) return Number(withoutThousands(words[from]));
+  // Words hold digits only: "1,000" and "3.5" are two words each.
+  if (/^\d+$/.test(words[from] ?? "")) return Number(words[from]);
   return numberRun(words, from)?.value;
 }
 
