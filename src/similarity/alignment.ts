@@ -61,7 +61,7 @@ import { againstOneOfTime, cardinal, digitFractions, numberRun, numbersDiffer, w
 import { clausesOf, namesOf, swapsArguments, type Clause } from "./alignment-arguments.js";
 import { asksOtherRole } from "./alignment-question-role.js";
 import { onlyTimesLeft, relativeTimesDiffer, relativeTimesOf } from "./alignment-relative-time.js";
-import { partOfWhole, scopeDiffers, type PartSide } from "./alignment-scope.js";
+import { BEFORE_PRONOUN_ONE, partOfWhole, scopeDiffers, type PartSide } from "./alignment-scope.js";
 import { readsBothWays, routeOf, routesTurned, type RouteStep } from "./alignment-routes.js";
 import { countedUnitsOf, unitNamed, unitsOf } from "./alignment-units.js";
 import { questionFacts, readRemembered, sameNamed, stem, type QuestionFacts } from "./guard-text.js";
@@ -638,7 +638,8 @@ function leftForSubstitution(s: Side, other: Side, unmatched: (k: number) => boo
 }
 
 /** How far after a count or an article its noun may stand: past one adjective ("two large pizzas", "a large pizza"). */
-const NOUN_REACH = 2;
+const NOUN_REACH = 3;
+const PRONOUN_ONE = new Set(BEFORE_PRONOUN_ONE);
 
 /**
  * Whether `x` counts several of a noun ("two cakes", "twenty one cakes", "two large pizzas") that `y` counts as one
@@ -659,16 +660,21 @@ function countsSeveralOfOne(x: Side, y: Side): boolean {
   if (counted.length === 0) return false;
   // The words `y` counts as one: the nouns just after "a", "an", "one" or "single", not after "than" nor before a
   // count ("an 8-year-old", "a 3 day trip").
-  const ones = new Set(
-    y.words.flatMap((one, m) => {
-      const next = y.words[m + 1] ?? "";
-      return ONE_OF.has(one) && y.words[m - 1] !== "than" && !/^\d/.test(next) && cardinal(next) === undefined ? y.words.slice(m + 1, m + 1 + NOUN_REACH) : [];
-    }),
-  );
+  const after = (m: number) => {
+    const next = y.words[m + 1] ?? "";
+    return ONE_OF.has(y.words[m]) && y.words[m - 1] !== "than" && !/^\d/.test(next) && cardinal(next) === undefined ? y.words.slice(m + 1, m + 1 + NOUN_REACH) : [];
+  };
+  const ones = new Set(y.words.flatMap((_, m) => after(m)));
+  // After "one" or "single" the count is said outright: the same word counts too ("one Advil" / "two Advil"); not the
+  // pronoun ("How can one root a phone?") nor a fraction ("one and a half dozen", "one half").
+  const saysOne = (word: string, m: number) =>
+    (word === "one" && !PRONOUN_ONE.has(y.words[m - 1]) && y.words[m + 1] !== "and" && !FRACTIONS.has(y.words[m + 1])) || word === "single";
+  const saidOne = new Set(y.words.flatMap((word, m) => (saysOne(word, m) ? after(m) : [])));
   const byStem = new Map<string, Set<string>>();
   for (const one of ones) byStem.set(stem(one), (byStem.get(stem(one)) ?? new Set()).add(one));
   // The noun in the plural against the singular ("glasses" / "glass"): a word both write alike is no count of one ("a good score").
   return counted.some((noun) => {
+    if (saidOne.has(noun) && y.content.includes(noun)) return true;
     const sameStem = byStem.get(stem(noun));
     const otherForm = sameStem !== undefined && (sameStem.size > 1 || !sameStem.has(noun));
     return otherForm || lemmasOf(noun).some((lemma) => lemma !== noun && ones.has(lemma));

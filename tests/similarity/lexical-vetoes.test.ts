@@ -120,6 +120,9 @@ describe("aligning two questions", () => {
     // A name added, nothing else.
     ["Why is weed illegal?", "Why is weed illegal in Italy?", "addedName"],
     ["How do I uninstall Microsoft Office?", "How do I uninstall just Outlook from Microsoft Office?", "addedName"],
+    // A count said outright against another, past a compound ("birth control pill").
+    ["Can I take one Advil?", "Can I take two Advil?", "quantity"],
+    ["What happens if I miss one birth control pill?", "What happens if I miss two birth control pills?", "quantity"],
     // Owners trading places.
     ["What do I call my sister's husband in Spanish?", "What do I call my husband's sister in Spanish?", "ownerSwap"],
     ["Can a child be held responsible for a parent's debt?", "Can a parent be held responsible for a child's debt?", "ownerSwap"],
