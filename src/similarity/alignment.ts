@@ -637,7 +637,7 @@ function leftForSubstitution(s: Side, other: Side, unmatched: (k: number) => boo
   return s.content.flatMap((_, k) => (unmatched(k) && !opensOther(k) && !(halfNumber && s.content[k] === "half") ? [k] : []));
 }
 
-/** How far after a count or an article its noun may stand: past one adjective ("two large pizzas", "a large pizza"). */
+/** How far after a count or an article its noun may stand: past two words ("two large pizzas", "one birth control pill"). */
 const NOUN_REACH = 3;
 const PRONOUN_ONE = new Set(BEFORE_PRONOUN_ONE);
 
