@@ -505,8 +505,11 @@ export const PHRASAL_VERBS: Readonly<Record<string, string>> = {
   "sign out": "logout",
 };
 
-/** Words that open a clause of their own, or follow a noun: a verb's object does not hold them ("turn red when I get into", "Whose turn is it to go into"). */
-export const CLAUSE_OPENERS: readonly string[] = ["i", "you", "he", "she", "we", "they", "when", "if", "while", "because", "is", "was", "are", "were"];
+/**
+ * Words a verb's object does not run through: a clause's opener or a verb after a noun ("turn red when I get into",
+ * "Whose turn is it to go into").
+ */
+export const NOT_IN_OBJECT: readonly string[] = ["i", "you", "he", "she", "we", "they", "when", "if", "while", "because", "is", "was", "are", "were"];
 
 /** Verbs that mean "convert" where "into" follows within four words ("turn a list into a string", "parse a string into an integer"); not "turn into" alone ("What did Anakin turn into?"). */
 export const CONVERTING_BEFORE_INTO: readonly string[] = ["turn", "parse"];
@@ -594,7 +597,7 @@ export const ALIGNMENT_LISTS = {
   spelled: SPELLED.map(([pattern, replacement]) => [String(pattern), replacement]),
   phrasal: PHRASAL_VERBS,
   convertingBeforeInto: CONVERTING_BEFORE_INTO,
-  clauseOpeners: CLAUSE_OPENERS,
+  notInObject: NOT_IN_OBJECT,
   compounds: COMPOUNDS,
   nameAliases: NAME_ALIAS_GROUPS,
 };

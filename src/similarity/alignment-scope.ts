@@ -118,9 +118,12 @@ function setUniversalsAt(words: readonly string[], set: ReadonlySet<string> = SE
   return words.flatMap((word, i) => (quantifies(word, i) ? [i] : []));
 }
 
+/** Whether the word at `i` is the pronoun "one" ("how does one", "no one", "which one"). */
+export const isPronounOne = (words: readonly string[], i: number) => words[i] === "one" && PRONOUN_ONE.has(words[i - 1]);
+
 /** Picks where they pick: "one" is not "how does one" or "no one". */
 function picksAt(words: readonly string[], picks: ReadonlySet<string> = PICK): number[] {
-  return words.flatMap((word, i) => (picks.has(word) && !(word === "one" && PRONOUN_ONE.has(words[i - 1])) ? [i] : []));
+  return words.flatMap((word, i) => (picks.has(word) && !isPronounOne(words, i) ? [i] : []));
 }
 
 /** Where "a", "an", "any" and "most" pick: a pick only on the noun a set bears on ("a tab" / "all tabs"). */

@@ -12,7 +12,6 @@ import {
   ARITHMETIC_OPERATIONS,
   ARITHMETIC_WORDS,
   BOUNDS_BELOW,
-  CLAUSE_OPENERS,
   COMPOUNDS,
   CONVERTING_BEFORE_INTO,
   DETERMINERS,
@@ -25,6 +24,7 @@ import {
   INABILITY_WORDS,
   MAX_LONG_QUESTION_WORDS,
   MAX_QUESTION_WORDS,
+  NOT_IN_OBJECT,
   ONE_OF_WORDS,
   OPPOSITE_AFTER_SAME_WORD,
   OPPOSITE_SMALL_WORDS,
@@ -61,7 +61,7 @@ import { againstOneOfTime, cardinal, digitFractions, numberRun, numbersDiffer, w
 import { clausesOf, namesOf, swapsArguments, type Clause } from "./alignment-arguments.js";
 import { asksOtherRole } from "./alignment-question-role.js";
 import { onlyTimesLeft, relativeTimesDiffer, relativeTimesOf } from "./alignment-relative-time.js";
-import { BEFORE_PRONOUN_ONE, partOfWhole, scopeDiffers, type PartSide } from "./alignment-scope.js";
+import { isPronounOne, partOfWhole, scopeDiffers, type PartSide } from "./alignment-scope.js";
 import { readsBothWays, routeOf, routesTurned, type RouteStep } from "./alignment-routes.js";
 import { countedUnitsOf, unitNamed, unitsOf } from "./alignment-units.js";
 import { questionFacts, readRemembered, sameNamed, stem, type QuestionFacts } from "./guard-text.js";
@@ -81,7 +81,7 @@ const PHRASAL = Object.entries(PHRASAL_VERBS).map(([phrase, word]) => {
  * them opening a clause ("Why do I turn red when I get into an argument?").
  */
 const CONVERTING = [
-  new RegExp(`\\b(?:${CONVERTING_BEFORE_INTO.join("|")})(?:s|ed|ing)?\\b(?=(?:\\s+(?!(?:${CLAUSE_OPENERS.join("|")})\\b)[\\p{L}\\p{N}'’.-]+){1,4}?\\s+into\\b)`, "giu"),
+  new RegExp(`\\b(?:${CONVERTING_BEFORE_INTO.join("|")})(?:s|ed|ing)?\\b(?=(?:\\s+(?!(?:${NOT_IN_OBJECT.join("|")})\\b)[\\p{L}\\p{N}'’.-]+){1,4}?\\s+into\\b)`, "giu"),
   "convert",
 ] as const;
 
@@ -120,14 +120,14 @@ const pairSet = (pairs: ReadonlyArray<readonly [string, string]>) => new Set(pai
 const UNLINKED_OPPOSITE_PAIRS = pairSet(UNLINKED_OPPOSITES);
 const UNLINKED_SYNONYM_PAIRS = pairSet(UNLINKED_SYNONYMS);
 
-const UNLINKED_SYNONYM_WORDS = new Set(UNLINKED_SYNONYMS.flat());
+const UNLINKED_SYNONYM_WORDS = [...new Set(UNLINKED_SYNONYMS.flat())];
 
 /**
  * A word's forms that UNLINKED_SYNONYMS holds ("rebooting": reboot). Most words start with none of its words and stop
  * before the lexicon is asked: this runs for every pair of words the lexicon did not link.
  */
 const listedForms = (word: string) =>
-  [...UNLINKED_SYNONYM_WORDS].some((listed) => word.startsWith(listed)) ? [word, ...lemmasOf(word)].filter((form) => UNLINKED_SYNONYM_WORDS.has(form)) : [];
+  UNLINKED_SYNONYM_WORDS.some((listed) => word.startsWith(listed)) ? [word, ...lemmasOf(word)].filter((form) => UNLINKED_SYNONYM_WORDS.includes(form)) : [];
 
 /** Two words of the same sense that WordNet does not link ("rebooting" / "restart"), in any form. */
 function unlinkedSynonyms(x: string, y: string): boolean {
@@ -637,9 +637,14 @@ function leftForSubstitution(s: Side, other: Side, unmatched: (k: number) => boo
   return s.content.flatMap((_, k) => (unmatched(k) && !opensOther(k) && !(halfNumber && s.content[k] === "half") ? [k] : []));
 }
 
+/**
+ * The count that starts at word `i`, in digits or in words, and where it ends ("30", "twenty two"). Words hold digits
+ * only: "1,000" and "3.5" are two words each.
+ */
+const countAt = (words: readonly string[], i: number) => (/^\d+$/.test(words[i] ?? "") ? { value: Number(words[i]), end: i + 1 } : numberRun(words, i));
+
 /** How far after a count or an article its noun may stand: past two words ("two large pizzas", "one birth control pill"). */
 const NOUN_REACH = 3;
-const PRONOUN_ONE = new Set(BEFORE_PRONOUN_ONE);
 
 /**
  * Whether `x` counts several of a noun ("two cakes", "twenty one cakes", "two large pizzas") that `y` counts as one
@@ -651,8 +656,7 @@ function countsSeveralOfOne(x: Side, y: Side): boolean {
   // cakes" is 22, not also 2).
   const counted: string[] = [];
   for (let i = 0; i < x.words.length; i++) {
-    const word = x.words[i];
-    const run = /^\d+$/.test(word) ? { value: Number(word), end: i + 1 } : numberRun(x.words, i);
+    const run = countAt(x.words, i);
     if (!run) continue;
     if (run.value >= 2 && !y.numbers.has(String(run.value))) counted.push(...x.words.slice(run.end, run.end + NOUN_REACH));
     i = run.end - 1;
@@ -668,7 +672,7 @@ function countsSeveralOfOne(x: Side, y: Side): boolean {
   // After "one" or "single" the count is said outright: the same word counts too ("one Advil" / "two Advil"); not the
   // pronoun ("How can one root a phone?") nor a fraction ("one and a half dozen", "one half").
   const saysOne = (word: string, m: number) =>
-    (word === "one" && !PRONOUN_ONE.has(y.words[m - 1]) && y.words[m + 1] !== "and" && !FRACTIONS.has(y.words[m + 1])) || word === "single";
+    (word === "one" && !isPronounOne(y.words, m) && y.words[m + 1] !== "and" && !FRACTIONS.has(y.words[m + 1])) || word === "single";
   const saidOne = new Set(y.words.flatMap((word, m) => (saysOne(word, m) ? after(m) : [])));
   const byStem = new Map<string, Set<string>>();
   for (const one of ones) byStem.set(stem(one), (byStem.get(stem(one)) ?? new Set()).add(one));
@@ -819,13 +823,8 @@ const diminishesOpposite = (s: Side, otherLeft: readonly string[]) =>
   s.words.some((word) => DIMINISHING.has(word)) &&
   s.words.every((word, i) => !DIMINISHING.has(word) || (i + 1 < s.words.length && otherLeft.some((other) => opposite(s.words[i + 1], other))));
 
-/** The value of the number that starts at `at` ("600", "a thousand"), or undefined. */
-function numberAt(words: readonly string[], at: number): number | undefined {
-  const from = words[at] === "a" ? at + 1 : at;
-  // Words hold digits only: "1,000" and "3.5" are two words each.
-  if (/^\d+$/.test(words[from] ?? "")) return Number(words[from]);
-  return numberRun(words, from)?.value;
-}
+/** The value of the number that starts at `at`, past an "a" ("600", "a thousand"), or undefined. */
+const numberAt = (words: readonly string[], at: number) => countAt(words, words[at] === "a" ? at + 1 : at)?.value;
 
 /** The number a "less than" or "fewer than" at `i` bounds ("less than a thousand dollars"), not after "no" or "not" ("no less than 3 months"). */
 const boundedByLess = (words: readonly string[], i: number) => (words[i + 1] === "than" && words[i - 1] !== "no" && words[i - 1] !== "not" ? numberAt(words, i + 2) : undefined);
@@ -847,6 +846,9 @@ const diminishes = (s: Side, other: Side) =>
 
 /** A side as the scope reads it (alignment-scope.ts). */
 const scopeSide = (s: Side, left: readonly string[]): PartSide => ({ words: s.words, content: s.facts.content, left, contracted: s.facts.contracted });
+
+/** A set against a pick of it, or a whole against a part, either way round (alignment-scope.ts). */
+const scopeOrPartDiffers = (a: PartSide, b: PartSide) => scopeDiffers(a, b, sameWord) || partOfWhole(a, b, sameWord) || partOfWhole(b, a, sameWord);
 
 /** The candidate vetoes an alignment reports. */
 export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "argumentSwap", "quantity", "superlative", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "modelMismatch", "rank", "unitMismatch", "yearOneSided", "relativeTime", "answerKind", "conversion", "addedName", "ownerSwap"] as const;
@@ -956,7 +958,7 @@ export function alignQuestions(textA: string, textB: string): Alignment {
     quantity: quantityDiffers(a, b, matchedA, matchedB),
     oppositeSmallWord: hasOppositeSmallWord(a, b) && !converse,
     diminishing: diminishes(a, b) !== diminishes(b, a) && !diminishesOpposite(a, leftB) && !diminishesOpposite(b, leftA) && !converse,
-    scope: questions && (scopeDiffers(scopeSide(a, leftA), scopeSide(b, leftB), sameWord) || partOfWhole(scopeSide(a, leftA), scopeSide(b, leftB), sameWord) || partOfWhole(scopeSide(b, leftB), scopeSide(a, leftA), sameWord)),
+    scope: questions && scopeOrPartDiffers(scopeSide(a, leftA), scopeSide(b, leftB)),
     numberMismatch: numbersDiffer(numbersAgainst(a, b), numbersAgainst(b, a)),
     modelMismatch: modelsDiffer(a.models, b.models),
     rank: a.rank !== b.rank,
