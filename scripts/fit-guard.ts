@@ -10,7 +10,7 @@
  * over the guard features (and, with --hidden N, a pair network over the features and both embeddings) is
  * fitted on pairs [0, fit); vetoes and the recommended thresholds (bare distance and guard, for a target
  * precision) are chosen on pairs [fit, pairs). The model records the digest of the word lists its features read
- * (GUARD_LISTS); tests/similarity/precision-guard.test.ts fails when a list changes without a new fit.
+ * (GUARD_LISTS) and of the lexicon; tests/similarity/precision-guard.test.ts fails when either changes without a new fit.
  */
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";

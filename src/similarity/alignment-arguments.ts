@@ -6,6 +6,7 @@
  * that turns it round asks the same ("Was Mozart taught by Haydn?" / "Did Haydn teach Mozart?").
  */
 import {
+  BOTH_WAYS_WORDS,
   CLAUSE_ADVERBS,
   CONTEST_VERBS,
   DETERMINERS,
@@ -16,8 +17,10 @@ import {
   PAST_EVENT_AUXILIARIES,
   PERSONAL_PRONOUNS,
   ROLE_AUXILIARIES,
+  SYMMETRIC_BEFORE_TO,
   SYMMETRIC_RELATIONS,
   SYMMETRIC_WORDS,
+  TRADING_BOTH_WAYS,
   VERB_PARTICLES,
   VERB_PREPOSITIONS,
   WINNING_VERBS,
@@ -214,6 +217,28 @@ export function clausesOf(s: ArgumentWords, names: readonly (readonly number[])[
 
 /** A verb whose two arguments can trade places and ask the same ("Can a pit bull beat a wolf?", "Can a Hindu marry a Muslim?", "How is the brain different from the mind?"). */
 const isMutual = (word: string) => SYMMETRIC.has(word) || [word, ...lemmasOf(word)].some((lemma) => MUTUAL.has(lemma));
+
+const TRADES_BOTH_WAYS = new Set([...BOTH_WAYS_WORDS, ...TRADING_BOTH_WAYS, ...SYMMETRIC_BEFORE_TO, ...NAMED_CONTEST_VERBS]);
+
+/**
+ * Whether two words trade places, every other word the same and in the same order: "Are cats afraid of tigers?" /
+ * "Are tigers afraid of cats?", "What time is it in Sydney when it's noon in London?" / "... in London when it's
+ * noon in Sydney?", "Why does my dishwasher drain but not fill?" / "... fill but not drain?". Not side by side
+ * ("Python 3" / "3 Python" says nothing), nor in a list ("Google, Apple, Microsoft"), nor around a word that lets them
+ * trade places ("tea or coffee", "Python vs Java", "Is Paris close to London?", "Can a pit bull beat a wolf?",
+ * "Brazil play Germany"), or a relation's noun that holds both ways ("Is Mario the brother of Luigi?"; "the father
+ * of" is one way: swapsArguments reads it). `a` and `b` are the sides' words, `textA` the first side's text.
+ */
+export function placesTraded(a: readonly string[], b: readonly string[], textA: string): boolean {
+  if (a.length !== b.length) return false;
+  const differing = a.flatMap((word, i) => (word === b[i] ? [] : [i]));
+  if (differing.length !== 2) return false;
+  const [i, j] = differing;
+  const between = a.slice(i + 1, j);
+  if (a[i] !== b[j] || a[j] !== b[i] || between.length === 0 || new RegExp(`\\b${a[i]}\\s*,`, "iu").test(textA)) return false;
+  const relation = (k: number) => between[k + 1] === "of" && ARTICLE.has(between[k - 1]) && ![between[k], ...lemmasOf(between[k])].some((lemma) => ONE_WAY_RELATION.has(lemma));
+  return !between.some((word, k) => TRADES_BOTH_WAYS.has(word) || isMutual(word) || relation(k));
+}
 
 /**
  * Whether a clause reads the same with its arguments turned round: a mutual verb, or a contest between two names

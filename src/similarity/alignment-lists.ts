@@ -19,7 +19,7 @@ import { AMBIGUOUS_NUMBER_WORDS, COUNTED_TIMES, DENOMINATORS, ORDINALS, SCALES, 
 import { RELATIVE_DAYS, RELATIVE_TIME_NOUNS, RELATIVE_TIME_WORDS } from "./alignment-relative-time.js";
 import { SCOPE_LISTS } from "./alignment-scope.js";
 import { AFTER_SECOND, BEFORE_ABBREVIATION, UNIT_ABBREVIATIONS, UNIT_COMPOUNDS, UNIT_NAMES, UNIT_QUALIFIERS, UNIT_SIGNS } from "./alignment-units.js";
-import { NAME_ALIAS_GROUPS } from "./guard-text.js";
+import { GUARD_LISTS } from "./guard-text.js";
 
 /**
  * What "replace X with Y" and "exchange X for Y" are read as: "X replacedby Y", the other way round from "Y instead
@@ -29,6 +29,9 @@ export const REPLACED_BY_WORD = "replacedby";
 
 /** Stopwords read as content words where they are verbs ("Which companies own Instagram?" / "Who owns Instagram?"): not after a determiner ("my own car"). */
 export const STOPWORD_VERBS: readonly string[] = ["own"];
+
+/** Stopwords read as content words where they are nouns, after a determiner ("the executor of a will", "a can of beans"). */
+export const STOPWORD_NOUNS: readonly string[] = ["will", "can", "might"];
 
 /** Words that take the whole of the word after them: "a room" / "a whole house" replaces "room" by "house". */
 export const WHOLE_WORDS: readonly string[] = ["whole", "entire"];
@@ -216,6 +219,12 @@ export const BOTH_WAYS_WORDS: readonly string[] = [
 ];
 
 /**
+ * Words between two that trade places that let them trade places and ask the same, besides BOTH_WAYS_WORDS and
+ * the relations that hold both ways: "Python and Java", "Python vs Java", "between Python and Java", "Python with Java".
+ */
+export const TRADING_BOTH_WAYS: readonly string[] = ["and", "vs", "versus", "between", "with", "nor", "both"];
+
+/**
  * Relations before "to" that hold both ways, so a clause's subject and the word after "to" may trade places: "Is Los
  * Angeles close to San Diego?" / "Is San Diego close to Los Angeles?", "Is Trump married to Melania?".
  */
@@ -351,6 +360,8 @@ export const OPPOSITE_SMALL_WORDS: ReadonlyArray<readonly [string, string]> = [
   ["few", "many"],
   ["first", "last"],
   ["before", "after"],
+  // "before 2006" / "since 2006": the time bound's side.
+  ["before", "since"],
   // "How much salt is too much?" / "... too little?": the phrase, where "much" alone also asks how much.
   ["too much", "too little"],
   ["too many", "too few"],
@@ -519,6 +530,7 @@ export const ALIGNMENT_LISTS = {
   weak: WEAK_WORDS,
   whole: WHOLE_WORDS,
   stopwordVerbs: STOPWORD_VERBS,
+  stopwordNouns: STOPWORD_NOUNS,
   maxQuestionWords: MAX_QUESTION_WORDS,
   maxLongQuestionWords: MAX_LONG_QUESTION_WORDS,
   requestVerbs: REQUEST_VERBS,
@@ -533,6 +545,7 @@ export const ALIGNMENT_LISTS = {
   toward: TOWARD_WORDS,
   routeVerbs: ROUTE_VERBS,
   bothWays: BOTH_WAYS_WORDS,
+  tradingBothWays: TRADING_BOTH_WAYS,
   symmetric: SYMMETRIC_WORDS,
   symmetricBeforeTo: SYMMETRIC_BEFORE_TO,
   thirdTerm: THIRD_TERM_WORDS,
@@ -599,5 +612,6 @@ export const ALIGNMENT_LISTS = {
   convertingBeforeInto: CONVERTING_BEFORE_INTO,
   notInObject: NOT_IN_OBJECT,
   compounds: COMPOUNDS,
-  nameAliases: NAME_ALIAS_GROUPS,
+  // The alignment reads names, numbers and negations with the guard's reading of a question (questionFacts).
+  guard: GUARD_LISTS,
 };

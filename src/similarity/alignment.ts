@@ -41,6 +41,7 @@ import {
   ROUTE_VERBS,
   SHORT_FORMS,
   SPELLED,
+  STOPWORD_NOUNS,
   STOPWORD_VERBS,
   SUBSTITUTE_FOR,
   SUBSTITUTE_PHRASES,
@@ -58,7 +59,7 @@ import {
 import { answerKindsDiffer, questionPhraseOf, type QuestionPhrase } from "./alignment-answer-kind.js";
 import { modelsDiffer, modelsOf, type Models } from "./alignment-models.js";
 import { againstOneOfTime, cardinal, digitFractions, numberRun, numbersDiffer, withoutThousands, wordNumbers } from "./alignment-numbers.js";
-import { clausesOf, namesOf, swapsArguments, type Clause } from "./alignment-arguments.js";
+import { clausesOf, namesOf, placesTraded, swapsArguments, type Clause } from "./alignment-arguments.js";
 import { asksOtherRole } from "./alignment-question-role.js";
 import { onlyTimesLeft, relativeTimesDiffer, relativeTimesOf } from "./alignment-relative-time.js";
 import { isPronounOne, partOfWhole, scopeDiffers, type PartSide } from "./alignment-scope.js";
@@ -93,6 +94,7 @@ const COMPOUND = Object.entries({ ...COMPOUNDS, ...SUBSTITUTE_PHRASES }).map(
 const WEAK = new Set(WEAK_WORDS);
 const BOUND_BELOW = new Set(BOUNDS_BELOW);
 const STOPWORD_VERB = new Set(STOPWORD_VERBS);
+const STOPWORD_NOUN = new Set(STOPWORD_NOUNS);
 const DIRECTION = new Set(DIRECTION_WORDS);
 const SUBSTITUTE = new Set(SUBSTITUTE_WORDS);
 const ORDER = new Set(ORDER_WORDS);
@@ -241,6 +243,12 @@ export interface Alignment extends Readonly<Record<AlignmentVeto, boolean>> {
    * brother's mother's daughter").
    */
   readonly ownerSwap: boolean;
+  /**
+   * Two words trade places, every other word the same and in order, around no word that lets them ("Are cats afraid of
+   * tigers?" / "Are tigers afraid of cats?"; see placesTraded in alignment-arguments.ts), and neither side reads
+   * its values both ways ("compare", "or", ...).
+   */
+  readonly placesTraded: boolean;
 }
 
 interface Side {
@@ -291,8 +299,11 @@ function readSide(text: string): Side {
   const rewritten = [...SPELLED, ...PHRASAL, CONVERTING, ...COMPOUND, SUBSTITUTE_FOR, ...REPLACED_BY].reduce((spelled, [pattern, replacement]) => spelled.replace(pattern, replacement), text);
   const facts = questionFacts(rewritten);
   const words = facts.words;
-  // "own" after a determiner or a possessive is no verb ("my own car", "Costco's own brand").
-  const isContent = (word: string, i: number) => facts.content.has(word) || (STOPWORD_VERB.has(word) && i > 0 && !DETERMINER.has(words[i - 1]) && !facts.contracted.has(i - 1));
+  // "own" after a determiner or a possessive is no verb ("my own car", "Costco's own brand"); "will" after one is a noun ("a will", "my own will").
+  const isContent = (word: string, i: number) =>
+    facts.content.has(word) ||
+    (STOPWORD_VERB.has(word) && i > 0 && !DETERMINER.has(words[i - 1]) && !facts.contracted.has(i - 1)) ||
+    (STOPWORD_NOUN.has(word) && (DETERMINER.has(words[i - 1]) || (words[i - 1] === "own" && DETERMINER.has(words[i - 2]))));
   // A fraction's words are read with the numbers ("two thirds" and "2/3" are one value), not as content words.
   const spelledNumbers = wordNumbers(words);
   const positions = words.flatMap((word, i) =>
@@ -851,7 +862,7 @@ const scopeSide = (s: Side, left: readonly string[]): PartSide => ({ words: s.wo
 const scopeOrPartDiffers = (a: PartSide, b: PartSide) => scopeDiffers(a, b, sameWord) || partOfWhole(a, b, sameWord) || partOfWhole(b, a, sameWord);
 
 /** The candidate vetoes an alignment reports. */
-export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "argumentSwap", "quantity", "superlative", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "modelMismatch", "rank", "unitMismatch", "yearOneSided", "relativeTime", "answerKind", "conversion", "addedName", "ownerSwap"] as const;
+export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "argumentSwap", "quantity", "superlative", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "modelMismatch", "rank", "unitMismatch", "yearOneSided", "relativeTime", "answerKind", "conversion", "addedName", "ownerSwap", "placesTraded"] as const;
 export type AlignmentVeto = (typeof ALIGNMENT_VETOES)[number];
 
 /**
@@ -918,6 +929,8 @@ export function alignQuestions(textA: string, textB: string): Alignment {
   // Initials ending in a capital S are no plural where the other side writes the rest in capitals: "HTTPS" is not
   // "HTTP"; "GPUS" is "GPUs", and a text all in capitals says nothing ("WHAT ARE THE BEST SSDS").
   const initialsApart = (x: string, y: string) => endsInCapitalS(a, textA, x, y, textB) || endsInCapitalS(b, textB, y, x, textA);
+  // The very same word first, so that a base form does not take another's partner ("mentor" / "mentoring session").
+  matchWords(a.content, b.content, toB, used, (x, y) => x === y && !initialsApart(x, y));
   matchWords(a.content, b.content, toB, used, (x, y) => sameWord(x, y) && !initialsApart(x, y));
   // The lexicon only for what the words themselves did not settle.
   matchWords(a.content, b.content, toB, used, (x, y) => {
@@ -969,5 +982,6 @@ export function alignQuestions(textA: string, textB: string): Alignment {
     conversion: convertsOtherWay(a, b),
     addedName: questions && (addsName(a, leftA, leftB) || addsName(b, leftB, leftA)),
     ownerSwap: questions && ownersSwapped(a, b),
+    placesTraded: !a.bothWays && !b.bothWays && placesTraded(a.words, b.words, textA),
   };
 }

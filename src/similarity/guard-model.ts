@@ -3,6 +3,7 @@ import { ValidationError } from "../core/errors.js";
 import { GUARD_FEATURES, type GuardFeatureName } from "./guard-features.js";
 import { loadGuardNetwork, type GuardNetwork } from "./guard-network.js";
 import { GUARD_LISTS } from "./guard-text.js";
+import { lexiconDigest } from "./lexicon.js";
 
 /**
  * A fitted logistic regression over guard features (scripts/fit-guard.ts writes one to guard-model.json).
@@ -33,9 +34,12 @@ export interface GuardModel {
   fitted?: { recommendedThreshold?: { distance: number; guard: number }; listsDigest?: string; [detail: string]: unknown };
 }
 
-/** A digest of the hand-written word lists the guard's features read (GUARD_LISTS): what a model is fitted on. */
+/**
+ * A digest of the hand-written word lists the guard's features read (GUARD_LISTS) and of the lexicon (which tells
+ * "French" mentions "France"): what a model is fitted on.
+ */
 export function guardListsDigest(): string {
-  return createHash("sha256").update(JSON.stringify(GUARD_LISTS)).digest("hex");
+  return createHash("sha256").update(JSON.stringify(GUARD_LISTS)).update(lexiconDigest()).digest("hex");
 }
 
 /** Throws a ValidationError unless `model` is a usable GuardModel. */

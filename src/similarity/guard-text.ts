@@ -3,6 +3,8 @@
  * between a request and a cached question. Pure functions, English only.
  */
 import { Lru } from "../core/lru.js";
+import { withoutThousands } from "./alignment-numbers.js";
+import { isOtherFormOf } from "./lexicon.js";
 
 const STOPWORDS = new Set(
   ("a an the is are was were be been being am do does did doing have has had having i me my we our you your he she it its " +
@@ -12,6 +14,8 @@ const STOPWORDS = new Set(
 );
 
 const NEGATIONS = new Set(["not", "no", "non", "never", "without", "none", "nobody", "nothing", "neither", "nor", "cannot", "lack", "lacks", "lacking", "absence", "absent"]);
+/** Words that negate what follows their "to" ("fails to start" is "won't start"). */
+const NEGATING_BEFORE_TO = new Set(["fail", "fails", "failed", "failing", "unable"]);
 
 /** Other names of one thing, each group written as the guard joins a name ("visualstudiocode"). */
 export const NAME_ALIAS_GROUPS: ReadonlyArray<readonly string[]> = [
@@ -24,9 +28,10 @@ export const NAME_ALIAS_GROUPS: ReadonlyArray<readonly string[]> = [
   ["vue", "vuejs"],
   ["sklearn", "scikitlearn"],
   ["vscode", "visualstudiocode"],
-  ["uk", "unitedkingdom", "greatbritain", "britain"],
-  // Not "us": "Can you help US?" asks for help.
-  ["usa", "unitedstates", "unitedstatesofamerica"],
+  // A people's adjective names its country ("British prime minister"); "America" is mostly asked of the USA, and
+  // "US" in capitals names it ("us" does not: a name is capitalised; a shouted "Can you help US?" is rare).
+  ["uk", "unitedkingdom", "greatbritain", "britain", "british"],
+  ["usa", "us", "unitedstates", "unitedstatesofamerica", "america", "american"],
 ];
 /**
  * Names written in several ways that the name reading cannot join ("World War 2": "2" is no name word), each
@@ -90,10 +95,36 @@ const IRREGULAR: Record<string, string> = { bought: "buy", sold: "sell", lost: "
 
 const QUESTION_WORDS = new Set(["what", "why", "how", "when", "who", "where", "which"]);
 
+/**
+ * A word of the opposite list between a determiner and one of these names a kind of file, no action: "open a
+ * zip file" asks to unzip one ("zip files" after "I" is still the action).
+ */
+const FILE_NOUNS = new Set(["file", "files", "archive", "archives", "folder", "folders"]);
+const DETERMINERS = new Set(["a", "an", "the", "this", "that", "these", "those", "my", "your", "our", "his", "her", "their", "its", "of"]);
+
+/**
+ * Spellings read as written, case and all ("MAC address" names no Mac, "c" is no Celsius), each rewritten before a
+ * question is read: temperatures with a sign or a letter ("350°F", "350 degrees F" are "350 degrees Fahrenheit"),
+ * and a Mac that something is done on or for, which is its system ("the newest Mac" is a computer, not macOS; "on
+ * a Mac keyboard", "for Mac OS" name other things).
+ */
+export const CASED_SPELLINGS: ReadonlyArray<readonly [string, string]> = [
+  ["\\s*°\\s*F\\b", " degrees Fahrenheit"],
+  ["\\s*°\\s*C\\b", " degrees Celsius"],
+  ["\\b(degrees?)\\s+F\\b", "$1 Fahrenheit"],
+  ["\\b(degrees?)\\s+C\\b", "$1 Celsius"],
+  ["(?<=\\b(?:[Oo]n|[Ff]or|[Ii]n)\\s+(?:(?:a|my|your|the)\\s+)?)Mac(?=\\s*(?:[?.!,;:)]|$)|\\s+(?:and|or|with|without|using|via|to|when|if|by)\\b)", "macOS"],
+];
+const CASED = CASED_SPELLINGS.map(([pattern, spelled]) => [new RegExp(pattern, "g"), spelled] as const);
+
 /** Every hand-written list the guard's features read, for the digest that versions them with the model fitted on them. */
 export const GUARD_LISTS = {
   stopwords: [...STOPWORDS],
   negations: [...NEGATIONS],
+  negatingBeforeTo: [...NEGATING_BEFORE_TO],
+  fileNouns: [...FILE_NOUNS],
+  determiners: [...DETERMINERS],
+  casedSpellings: CASED_SPELLINGS,
   nameAliases: NAME_ALIAS_GROUPS,
   nameSpellings: NAME_SPELLINGS,
   opposites: OPPOSITES,
@@ -117,7 +148,9 @@ export interface QuestionFacts {
   readonly content: ReadonlySet<string>;
   /** Stems of every word. */
   readonly stems: ReadonlySet<string>;
-  /** Numbers as written ("2", "3.5", "2019"). */
+  /** Stems of the words that may be actions: all but a kind of file's first word ("a zip file"). */
+  readonly actionStems: ReadonlySet<string>;
+  /** Numbers as written ("2", "3.5", "2019"), without thousands separators ("1,000" is "1000"). */
   readonly numbers: ReadonlySet<string>;
   /**
    * Names (people, products, places): runs of capitalised words, lower-cased and joined ("Hugging Face" is
@@ -168,8 +201,9 @@ function contractedWords(words: readonly string[]): Set<number> {
 
 const WRITTEN_PLURAL = /^\p{L}[\p{L}\p{N}]*\p{Ll}s$/u;
 
-function isNegation(word: string): boolean {
-  return NEGATIONS.has(word) || /n['’]t$/.test(word);
+/** Whether word `i` negates: a negation, a "n't", or a "fail" before its "to". */
+function isNegation(words: readonly string[], i: number): boolean {
+  return NEGATIONS.has(words[i]) || /n['’]t$/.test(words[i]) || (NEGATING_BEFORE_TO.has(words[i]) && words[i + 1] === "to");
 }
 
 /** A dot opening a word: the dot of a file's name (".gitignore"), no full stop. */
@@ -186,12 +220,17 @@ function negatedStemsOf(text: string): Set<string> {
   for (const clause of text.replace(DOT_NAME, "$1").split(/[,;:.!?()[\]{}"“”]+/)) {
     const words = lowerWords(clause);
     words.forEach((word, i) => {
-      if (!isNegation(word) || (word === "not" && words[i + 1] === "only")) return;
-      const scope = words.slice(i + 1).find((next) => !STOPWORDS.has(next) && !isNegation(next));
+      if (!isNegation(words, i) || (word === "not" && words[i + 1] === "only")) return;
+      const scope = words.slice(i + 1).find((next, j) => !STOPWORDS.has(next) && !isNegation(words, i + 1 + j));
       if (scope) negated.add(stem(scope));
     });
   }
   return negated;
+}
+
+/** Whether word `i` names a kind of file between a determiner and a file noun ("a zip file"). */
+function namesKindOfFile(words: readonly string[], i: number): boolean {
+  return DETERMINERS.has(words[i - 1]) && FILE_NOUNS.has(words[i + 1]);
 }
 
 /** Indexes of the words that begin a sentence. */
@@ -258,7 +297,7 @@ export function questionFacts(written: string): QuestionFacts {
 
 function readFacts(written: string): QuestionFacts {
   // An initialism's plural names the same thing: "PDFs" is read as "PDF", "APIs" as "API" ("AWS" stays).
-  const spelled = SPELLINGS.reduce((text, [pattern, name]) => text.replace(pattern, name), written);
+  const spelled = [...SPELLINGS, ...CASED].reduce((text, [pattern, name]) => text.replace(pattern, name), written);
   const text = spelled.replace(INITIALISM_PLURAL, "$1").replace(FREE_OF, "without $1");
   const words = text.match(WORD) ?? [];
   const lower = lowerWords(text);
@@ -269,7 +308,8 @@ function readFacts(written: string): QuestionFacts {
   return {
     content: new Set(lower.filter((word) => !STOPWORDS.has(word) && !NEGATIONS.has(word))),
     stems: new Set(lower.map(stem)),
-    numbers: new Set(text.match(/\d+(?:[.,]\d+)*/g) ?? []),
+    actionStems: new Set(lower.flatMap((word, i) => (namesKindOfFile(lower, i) ? [] : [stem(word)]))),
+    numbers: new Set((text.match(/\d+(?:[.,]\d+)*/g) ?? []).map(withoutThousands)),
     entities: new Set(names.keys()),
     nameInitials: new Map([...names].flatMap(([name, { initials }]) => (initials.length > 1 ? [[name, initials]] : []))),
     plurals: new Set([...[...writtenPlural].map((i) => lower[i]), ...pluralNames]),
@@ -277,7 +317,7 @@ function readFacts(written: string): QuestionFacts {
     words: lower,
     starts,
     contracted: contractedWords(words),
-    negated: lower.some(isNegation),
+    negated: lower.some((_, i) => isNegation(lower, i)),
     negatedStems: negatedStemsOf(text),
     freeOf: new Set([...written.matchAll(FREE_OF)].map(([, word]) => stem(word))),
     questionWord: lower.find((word) => QUESTION_WORDS.has(word)) ?? "",
@@ -303,6 +343,12 @@ export function oneSided(a: ReadonlySet<string>, b: ReadonlySet<string>): boolea
   return (a.size === 0) !== (b.size === 0);
 }
 
+/** A name without the "s" of its plural, when written in the plural ("americans" is "american"). */
+const singular = (facts: QuestionFacts, name: string) => (facts.plurals.has(name) ? name.slice(0, -1) : name);
+
+/** A name's other names (NAME_ALIAS_GROUPS), or its singular's when it has none ("Americans"; "Postgres" ends in "s" as it is). */
+const aliasesOf = (facts: QuestionFacts, name: string) => NAME_ALIASES.get(name) ?? NAME_ALIASES.get(singular(facts, name)) ?? [];
+
 /** Whether `word` is `name` with an "s" added. */
 function isPluralOf(word: string, name: string): boolean {
   return word.length === name.length + 1 && word.endsWith("s") && word.startsWith(name);
@@ -321,8 +367,11 @@ export const sameNamed = (facts: QuestionFacts, x: string, other: QuestionFacts,
  * for "JavaScript"), or by another of its names (NAME_ALIAS_GROUPS: "Golang" for "Go").
  */
 function mentions(other: QuestionFacts, entity: string, facts: QuestionFacts): boolean {
-  // Another name of it, in capitals too ("UK" for "Britain", "USA" for "United States").
-  if ((NAME_ALIASES.get(entity) ?? []).some((alias) => other.entities.has(alias))) return true;
+  // Another name of it, in capitals too ("UK" for "Britain", "USA" for "United States"), in the plural too ("Americans").
+  const aliases = aliasesOf(facts, entity);
+  if ([...other.entities].some((name) => aliases.some((alias) => alias === name || alias === singular(other, name)) || isOtherFormOf(entity, name))) {
+    return true;
+  }
   const initials = facts.nameInitials.get(entity);
   if (initials && other.acronyms.has(initials)) return true;
   const words = other.words;
@@ -360,7 +409,6 @@ export function negatesWhatOtherAffirms(a: QuestionFacts, b: QuestionFacts): boo
 
 /** One question has a word and the other its opposite, without also having the first (install vs uninstall). */
 export function hasOppositeAction(a: QuestionFacts, b: QuestionFacts): boolean {
-  return OPPOSITE_STEMS.some(
-    ([x, y]) => (a.stems.has(x) && !a.stems.has(y) && b.stems.has(y) && !b.stems.has(x)) || (a.stems.has(y) && !a.stems.has(x) && b.stems.has(x) && !b.stems.has(y)),
-  );
+  const [p, q] = [a.actionStems, b.actionStems];
+  return OPPOSITE_STEMS.some(([x, y]) => (p.has(x) && !p.has(y) && q.has(y) && !q.has(x)) || (p.has(y) && !p.has(x) && q.has(x) && !q.has(y)));
 }

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { alignQuestions, ALIGNMENT_LISTS, ALIGNMENT_VETOES, type AlignmentVeto } from "./alignment.js";
-import { IRREGULAR_FORMS } from "./irregular-forms.js";
+import { lexiconDigest } from "./lexicon.js";
 import chosen from "./lexical-vetoes.json" with { type: "json" };
 
 /**
@@ -12,11 +11,7 @@ export const LEXICAL_VETOES: readonly AlignmentVeto[] = chosen.vetoes.filter((na
 
 /** A digest of the hand-written lists and the lexicon (its irregular forms too): what the vetoes were chosen on. */
 export function lexicalListsDigest(): string {
-  return createHash("sha256")
-    .update(JSON.stringify(ALIGNMENT_LISTS))
-    .update(readFileSync(new URL("./lexicon.txt", import.meta.url)))
-    .update(JSON.stringify(IRREGULAR_FORMS))
-    .digest("hex");
+  return createHash("sha256").update(JSON.stringify(ALIGNMENT_LISTS)).update(lexiconDigest()).digest("hex");
 }
 
 /** The first chosen veto the pair trips ("swapped", "substitution", ...), or undefined. */

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Lru } from "../core/lru.js";
 import { IRREGULAR_FORMS } from "./irregular-forms.js";
@@ -50,6 +51,14 @@ function parseLexicon(text: string): Lexicon {
 function lexicon(): Lexicon {
   loaded ??= parseLexicon(readFileSync(new URL("./lexicon.txt", import.meta.url), "utf8"));
   return loaded;
+}
+
+/** A digest of the lexicon and its irregular forms: what the judge's lists and models were chosen and fitted with. */
+export function lexiconDigest(): string {
+  return createHash("sha256")
+    .update(readFileSync(new URL("./lexicon.txt", import.meta.url)))
+    .update(JSON.stringify(IRREGULAR_FORMS))
+    .digest("hex");
 }
 
 /** Loads the lexicon now (a cache's start calls it, so the first judged lookup does not pay for it). */
@@ -155,6 +164,18 @@ function wordSenses(word: string): WordSenses {
 function shares(senses: ReadonlySet<number>, among: ReadonlySet<number>): boolean {
   for (const sense of senses) if (among.has(sense)) return true;
   return false;
+}
+
+/**
+ * Whether a sense of one word is another form of a sense of the other, one lateral step apart (derivation,
+ * pertainym, similar-to: "France" / "French", "delete" / "deletion"); not a kind of it ("American" / "Canadian",
+ * both North Americans, are not).
+ */
+export function isOtherFormOf(a: string, b: string): boolean {
+  const wordA = wordSenses(a.toLowerCase());
+  const wordB = wordSenses(b.toLowerCase());
+  const laterals = (senses: ReadonlySet<number>) => new Set([...senses].flatMap((sense) => linksOf(sense).laterals));
+  return shares(wordB.senses, laterals(wordA.senses)) || shares(wordA.senses, laterals(wordB.senses));
 }
 
 /**

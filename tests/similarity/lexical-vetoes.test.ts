@@ -75,6 +75,7 @@ describe("aligning two questions", () => {
     ["Which car is least safe?", "Which car is least dangerous?", "antonym"],
     ["How do I remove the first character of a string?", "How do I remove the last character of a string?", "oppositeSmallWord"],
     ["How do I split a bill between a few people?", "How do I split a bill between many people?", "oppositeSmallWord"],
+    ["How was Pluto classified before 2006?", "How has Pluto been classified since 2006?", "oppositeSmallWord"],
     ["How many eggs do I need for a cake?", "How many eggs do I need for two cakes?", "quantity"],
     ["How many eggs do I need for a cake?", "How many eggs do I need for twenty one cakes?", "quantity"],
     ["Should I drink cold water after a workout?", "Should I drink warm water after a workout?", "substitution"],
@@ -127,6 +128,12 @@ describe("aligning two questions", () => {
     ["What do I call my sister's husband in Spanish?", "What do I call my husband's sister in Spanish?", "ownerSwap"],
     ["Can a child be held responsible for a parent's debt?", "Can a parent be held responsible for a child's debt?", "ownerSwap"],
     ["Is my mother's brother's daughter my first cousin?", "Is my brother's mother's daughter my first cousin?", "ownerSwap"],
+    ["What does the executor of a will have to do?", "What does the beneficiary of a will have to do?", "substitution"],
+    ["How should a mentor prepare for the first mentoring session?", "How should a mentee prepare for the first mentoring session?", "substitution"],
+    // Two words trading places, the rest the same.
+    ["Are cats afraid of tigers?", "Are tigers afraid of cats?", "placesTraded"],
+    ["What time is it in Sydney when it's noon in London?", "What time is it in London when it's noon in Sydney?", "placesTraded"],
+    ["Why does my dishwasher drain but not fill?", "Why does my dishwasher fill but not drain?", "placesTraded"],
     ["Is Spanish the only official language in Spain?", "Is Spanish an official language in Spain?", "scope"],
     ["How do I paint a room's ceiling?", "How do I paint an entire room?", "scope"],
     ["How do I back up my entire hard drive?", "How do I back up a single folder on my hard drive?", "scope"],
@@ -347,6 +354,7 @@ describe("aligning two questions", () => {
     ["What is 15% of 200?", "What is fifteen percent of two hundred?"],
     ["How can I learn Python quickly?", "How can I study Python fast?"],
     ["install numpy", "install numpy please"],
+    ["Can I write my own will?", "Can I write a will myself?"],
     ["What are some good tips for self study?", "What are the smart tips for self studying?"],
     ["How do I copy a folder in Linux?", "How do I copy a whole folder in Linux?"],
     ["How do I delete all emails in Gmail?", "How do I delete every email in Gmail?"],
@@ -694,6 +702,11 @@ describe("aligning two questions", () => {
     // An article before a count counts no one thing.
     ["How do I discipline an 8-year-old boy?", "How do I discipline my son, he is 8 years old?", "quantity"],
     ["Where should I go on a 3 day trip to Kerala?", "Where should I go in Kerala for 3 days?", "quantity"],
+    ["Is tea or coffee healthier?", "Is coffee or tea healthier?", "placesTraded"],
+    ["Which is faster, Python vs Java?", "Which is faster, Java vs Python?", "placesTraded"],
+    ["Is Paris close to London?", "Is London close to Paris?", "placesTraded"],
+    ["Can a pit bull beat a wolf?", "Can a wolf beat a pit bull?", "placesTraded"],
+    ["Should I learn Python 3?", "Should I learn 3 Python?", "placesTraded"],
   ] as const)("does not read %j / %j as %s", (a, b, veto) => {
     expect(alignQuestions(a, b)[veto]).toBe(false);
   });
