@@ -3,7 +3,8 @@
  * network, blended with the cosine, weighed by the ambiguity share) scoring a lookup's 5 candidates, with
  * and without the lexical vetoes, side by side in one run. The questions are QQP report pairs (each query
  * against its partner and four other stored questions); vectors are random unit vectors of the model's
- * dimension (the judge's cost does not depend on their values).
+ * dimension (the judge's cost does not depend on their values). Then one long prompt against another (1,000 and
+ * 3,000 names each), which must cost milliseconds, not seconds.
  *
  *   npm run bench:judge [-- --lookups 4000 --rounds 3]
  *
@@ -74,6 +75,18 @@ for (let round = 0; round < ROUNDS; round++) {
     results[name].p99.push(quantile(times, 0.99));
   }
 }
+/** A long prompt naming `names` places, different from `offset` on: a pasted document, not a question. */
+const longPrompt = (names: number, offset: number) =>
+  `Summarise the trips to ${Array.from({ length: names }, (_, i) => `Town${(i + offset).toString(36)}`).join(", then to ")}.`;
+// A long prompt against another must cost milliseconds, not seconds: the judge reads names and words pairwise.
+const longRows: string[][] = [];
+for (const names of [1000, 3000]) {
+  const src = { question: longPrompt(names, 0), embedding: unitVector() };
+  const candidate: EvaluationCandidate = { question: longPrompt(names, names), answer: "answer", embedding: unitVector(), distance: 0.1 };
+  const start = process.hrtime.bigint();
+  await judges["preset, lexical vetoes (shipped)"].evaluation(src, candidate, { neighbours: [] });
+  longRows.push([`${names.toLocaleString("en")} names against ${names.toLocaleString("en")} others`, (Number(process.hrtime.bigint() - start) / 1e6).toFixed(0)]);
+}
 const rows = (Object.keys(judges) as Judge[]).map((name) => [name, us(median(results[name].p50)), us(median(results[name].p99))]);
 const base = results["preset without lexical vetoes"];
 const shipped = results["preset, lexical vetoes (shipped)"];
@@ -84,6 +97,8 @@ const markdown = [
     `**${us(added)} µs** to a lookup's p50 (target: at most 1 ms).`,
   "",
   table(["judge", "p50 µs / lookup", "p99 µs / lookup"], rows),
+  "",
+  table(["long prompt (shipped judge, one candidate)", "ms"], longRows),
 ].join("\n");
 console.log(markdown);
 writeGeneratedBlock(DOC, markdown, { begin: "<!-- judge-cost:begin (bench/judge-cost.ts writes this block) -->", end: "<!-- judge-cost:end -->" });

@@ -10,6 +10,7 @@ import {
   CLAUSE_ADVERBS,
   CONTEST_VERBS,
   DETERMINERS,
+  DISTANCE_WORDS,
   INITIATED_RELATIONS,
   NAMED_CONTEST_VERBS,
   ONE_WAY_RELATION_NOUNS,
@@ -219,6 +220,12 @@ export function clausesOf(s: ArgumentWords, names: readonly (readonly number[])[
 const isMutual = (word: string) => SYMMETRIC.has(word) || [word, ...lemmasOf(word)].some((lemma) => MUTUAL.has(lemma));
 
 const TRADES_BOTH_WAYS = new Set([...BOTH_WAYS_WORDS, ...TRADING_BOTH_WAYS, ...SYMMETRIC_BEFORE_TO, ...NAMED_CONTEST_VERBS]);
+const DISTANCE = new Set(DISTANCE_WORDS);
+const ARTICLE_A = new Set(["a", "an"]);
+
+/** Whether `word` is followed by a comma in `text`: an item of a list. */
+const listed = (word: string, text: string) =>
+  new RegExp(`(?<![\\p{L}\\p{N}])${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*,`, "iu").test(text);
 
 /**
  * Whether two words trade places, every other word the same and in the same order: "Are cats afraid of tigers?" /
@@ -226,16 +233,19 @@ const TRADES_BOTH_WAYS = new Set([...BOTH_WAYS_WORDS, ...TRADING_BOTH_WAYS, ...S
  * noon in Sydney?", "Why does my dishwasher drain but not fill?" / "... fill but not drain?". Not side by side
  * ("Python 3" / "3 Python" says nothing), nor in a list ("Google, Apple, Microsoft"), nor around a word that lets them
  * trade places ("tea or coffee", "Python vs Java", "Is Paris close to London?", "Can a pit bull beat a wolf?",
- * "Brazil play Germany"), or a relation's noun that holds both ways ("Is Mario the brother of Luigi?"; "the father
- * of" is one way: swapsArguments reads it). `a` and `b` are the sides' words, `textA` the first side's text.
+ * "Brazil play Germany", "7 times 8"), in a text that asks a distance ("How far is Paris from London?"), or a relation's noun that holds both ways ("Is Mario the brother of Luigi?"; "the father
+ * of" is one way: swapsArguments reads it). The two words may trade places in another form ("How many cups are in a
+ * quart?" / "How many quarts are in a cup?"; `sameWord` tells), and "a" and "an" are one word. `a` and `b` are the
+ * sides' words, `textA` the first side's text.
  */
-export function placesTraded(a: readonly string[], b: readonly string[], textA: string): boolean {
+export function placesTraded(a: readonly string[], b: readonly string[], textA: string, sameWord: (x: string, y: string) => boolean): boolean {
   if (a.length !== b.length) return false;
-  const differing = a.flatMap((word, i) => (word === b[i] ? [] : [i]));
+  const differing = a.flatMap((word, i) => (word === b[i] || (ARTICLE_A.has(word) && ARTICLE_A.has(b[i])) ? [] : [i]));
   if (differing.length !== 2) return false;
   const [i, j] = differing;
   const between = a.slice(i + 1, j);
-  if (a[i] !== b[j] || a[j] !== b[i] || between.length === 0 || new RegExp(`\\b${a[i]}\\s*,`, "iu").test(textA)) return false;
+  // Words that only changed their form in place traded nothing ("sight" / "sights").
+  if (!sameWord(a[i], b[j]) || !sameWord(a[j], b[i]) || sameWord(a[i], b[i]) || between.length === 0 || listed(a[i], textA) || a.some((word) => DISTANCE.has(word))) return false;
   const relation = (k: number) => between[k + 1] === "of" && ARTICLE.has(between[k - 1]) && ![between[k], ...lemmasOf(between[k])].some((lemma) => ONE_WAY_RELATION.has(lemma));
   return !between.some((word, k) => TRADES_BOTH_WAYS.has(word) || isMutual(word) || relation(k));
 }

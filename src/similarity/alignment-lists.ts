@@ -31,7 +31,7 @@ export const REPLACED_BY_WORD = "replacedby";
 export const STOPWORD_VERBS: readonly string[] = ["own"];
 
 /** Stopwords read as content words where they are nouns, after a determiner ("the executor of a will", "a can of beans"). */
-export const STOPWORD_NOUNS: readonly string[] = ["will", "can", "might"];
+export const STOPWORD_NOUNS: readonly string[] = ["will", "can"];
 
 /** Words that take the whole of the word after them: "a room" / "a whole house" replaces "room" by "house". */
 export const WHOLE_WORDS: readonly string[] = ["whole", "entire"];
@@ -220,9 +220,13 @@ export const BOTH_WAYS_WORDS: readonly string[] = [
 
 /**
  * Words between two that trade places that let them trade places and ask the same, besides BOTH_WAYS_WORDS and
- * the relations that hold both ways: "Python and Java", "Python vs Java", "between Python and Java", "Python with Java".
+ * the relations that hold both ways: "Python and Java", "Python vs Java", "between Python and Java", "Python with
+ * Java", "Is tea as healthy as coffee?"; an operation that commutes ("7 times 8", "12 plus 15"; "25 percent of 80" is "80 percent of 25"), a synonym.
  */
-export const TRADING_BOTH_WAYS: readonly string[] = ["and", "vs", "versus", "between", "with", "nor", "both"];
+export const TRADING_BOTH_WAYS: readonly string[] = ["and", "vs", "versus", "between", "with", "nor", "both", "as", "times", "plus", "multiplied", "percent", "synonym", "synonyms"];
+
+/** Words anywhere in a text that let two words trade places: a distance ("How far is Paris from London?", "within walking distance of"). */
+export const DISTANCE_WORDS: readonly string[] = ["far", "distance", "distances"];
 
 /**
  * Relations before "to" that hold both ways, so a clause's subject and the word after "to" may trade places: "Is Los
@@ -546,6 +550,7 @@ export const ALIGNMENT_LISTS = {
   routeVerbs: ROUTE_VERBS,
   bothWays: BOTH_WAYS_WORDS,
   tradingBothWays: TRADING_BOTH_WAYS,
+  distanceWords: DISTANCE_WORDS,
   symmetric: SYMMETRIC_WORDS,
   symmetricBeforeTo: SYMMETRIC_BEFORE_TO,
   thirdTerm: THIRD_TERM_WORDS,

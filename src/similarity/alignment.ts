@@ -293,6 +293,9 @@ interface Side {
  */
 const RECENT_SIDES = new Lru<string, Side>(512);
 
+/** The most pairs of content words the lexicon is asked about (a question has a few dozen words, not thousands). */
+const MAX_LEXICON_PAIRS = 10_000;
+
 const side = (text: string): Side => readRemembered(RECENT_SIDES, text, readSide);
 
 function readSide(text: string): Side {
@@ -931,20 +934,25 @@ export function alignQuestions(textA: string, textB: string): Alignment {
   const initialsApart = (x: string, y: string) => endsInCapitalS(a, textA, x, y, textB) || endsInCapitalS(b, textB, y, x, textA);
   // The very same word first, so that a base form does not take another's partner ("mentor" / "mentoring session").
   matchWords(a.content, b.content, toB, used, (x, y) => x === y && !initialsApart(x, y));
-  matchWords(a.content, b.content, toB, used, (x, y) => sameWord(x, y) && !initialsApart(x, y));
-  // The lexicon only for what the words themselves did not settle.
-  matchWords(a.content, b.content, toB, used, (x, y) => {
-    const relation = wordRelation(x, y);
-    return (relation === "synonym" || relation === "linked" || unlinkedSynonyms(x, y)) && !initialsApart(x, y);
-  });
-  // A name written as its initials ("JS" for "JavaScript") or another of its names ("Postgres"), a unit as its abbreviation ("oz" for "ounces").
-  matchWords(
-    a.content,
-    b.content,
-    toB,
-    used,
-    (x, y) => standsFor(a.facts, x, b.facts, y) || standsFor(b.facts, y, a.facts, x) || sameNamed(a.facts, x, b.facts, y) || sameUnit(x, y) || sameInFull(x, y),
-  );
+  // Base forms, the lexicon, names and units only between a question's words, not a long prompt's thousands against
+  // another's: millions of lookups; its words stay unmatched, which can only stop more.
+  const lexicon = a.content.length * b.content.length <= MAX_LEXICON_PAIRS;
+  if (lexicon) {
+    matchWords(a.content, b.content, toB, used, (x, y) => sameWord(x, y) && !initialsApart(x, y));
+    // The lexicon only for what the words themselves did not settle.
+    matchWords(a.content, b.content, toB, used, (x, y) => {
+      const relation = wordRelation(x, y);
+      return (relation === "synonym" || relation === "linked" || unlinkedSynonyms(x, y)) && !initialsApart(x, y);
+    });
+    // A name written as its initials ("JS" for "JavaScript") or another of its names ("Postgres"), a unit as its abbreviation ("oz" for "ounces").
+    matchWords(
+      a.content,
+      b.content,
+      toB,
+      used,
+      (x, y) => standsFor(a.facts, x, b.facts, y) || standsFor(b.facts, y, a.facts, x) || sameNamed(a.facts, x, b.facts, y) || sameUnit(x, y) || sameInFull(x, y),
+    );
+  }
   const leftA = a.content.filter((_, i) => toB[i] < 0);
   const leftB = b.content.filter((_, j) => !used.has(j));
   const matched = toB.filter((j) => j >= 0).length;
@@ -956,7 +964,7 @@ export function alignQuestions(textA: string, textB: string): Alignment {
   const matchedB = (k: number) => used.has(k);
   // "the least expensive" is "the cheapest", "can't remember" is "forgot": an antonym after "less" or "least", or
   // after "can't", on one side only names the same end.
-  const antonym = leftA.some((x) => leftB.some((y) => antonymous(x, y) && diminished(a, x) === diminished(b, y) && unableTo(a, x) === unableTo(b, y)));
+  const antonym = lexicon && leftA.some((x) => leftB.some((y) => antonymous(x, y) && diminished(a, x) === diminished(b, y) && unableTo(a, x) === unableTo(b, y)));
   // Values turned round in a statement as in a question ("from Windows 7 to Windows 10" / "from Windows 10 to Windows 7").
   const crossed = (questions && crosses(a, b, toB)) || (longest <= MAX_LONG_QUESTION_WORDS && routesTurned(a.route, b.route));
   const converse = crossed && readsConversely(a, b, leftA, leftB);
@@ -982,6 +990,6 @@ export function alignQuestions(textA: string, textB: string): Alignment {
     conversion: convertsOtherWay(a, b),
     addedName: questions && (addsName(a, leftA, leftB) || addsName(b, leftB, leftA)),
     ownerSwap: questions && ownersSwapped(a, b),
-    placesTraded: !a.bothWays && !b.bothWays && placesTraded(a.words, b.words, textA),
+    placesTraded: !a.bothWays && !b.bothWays && placesTraded(a.words, b.words, textA, sameWord),
   };
 }

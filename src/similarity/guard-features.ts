@@ -1,4 +1,4 @@
-import { conflicts, hasOppositeAction, jaccard, namesUnmentioned, negatesWhatOtherAffirms, oneSided, questionFacts, type QuestionFacts } from "./guard-text.js";
+import { conflicts, hasOppositeAction, jaccard, namesTraded, namesUnmentioned, negatesWhatOtherAffirms, oneSided, questionFacts, type QuestionFacts } from "./guard-text.js";
 
 /** The features the precision guard's model weighs, by name; the fitted model lists the ones it uses. */
 export const GUARD_FEATURES = {
@@ -10,8 +10,11 @@ export const GUARD_FEATURES = {
   overlap: (_c: number, a: QuestionFacts, b: QuestionFacts) => jaccard(a.content, b.content),
   numberConflict: (_c: number, a: QuestionFacts, b: QuestionFacts) => Number(conflicts(a.numbers, b.numbers)),
   numberOneSided: (_c: number, a: QuestionFacts, b: QuestionFacts) => Number(oneSided(a.numbers, b.numbers)),
-  /** Each side names something the other does not mention (a substitution: "Paris" for "London"). */
-  entityConflict: (_c: number, a: QuestionFacts, b: QuestionFacts) => Number(namesUnmentioned(a, b) && namesUnmentioned(b, a)),
+  /**
+   * Each side names something the other does not mention (a substitution: "Paris" for "London"), or names written
+   * in other words trade places ("a US citizen in the UK" / "a British citizen in the US").
+   */
+  entityConflict: (_c: number, a: QuestionFacts, b: QuestionFacts) => Number((namesUnmentioned(a, b) && namesUnmentioned(b, a)) || namesTraded(a, b)),
   /** Exactly one side names something the other does not mention. */
   entityOneSided: (_c: number, a: QuestionFacts, b: QuestionFacts) => Number(namesUnmentioned(a, b) !== namesUnmentioned(b, a)),
   negationMismatch: (_c: number, a: QuestionFacts, b: QuestionFacts) => Number(negatesWhatOtherAffirms(a, b)),

@@ -4,7 +4,7 @@
  */
 import { Lru } from "../core/lru.js";
 import { withoutThousands } from "./alignment-numbers.js";
-import { isOtherFormOf } from "./lexicon.js";
+import { isKindOf, isOtherFormOf } from "./lexicon.js";
 
 const STOPWORDS = new Set(
   ("a an the is are was were be been being am do does did doing have has had having i me my we our you your he she it its " +
@@ -16,6 +16,9 @@ const STOPWORDS = new Set(
 const NEGATIONS = new Set(["not", "no", "non", "never", "without", "none", "nobody", "nothing", "neither", "nor", "cannot", "lack", "lacks", "lacking", "absence", "absent"]);
 /** Words that negate what follows their "to" ("fails to start" is "won't start"). */
 const NEGATING_BEFORE_TO = new Set(["fail", "fails", "failed", "failing", "unable"]);
+
+/** What a place that a people's word names is a kind of (placeAndItsPeople). */
+const PLACE_KINDS: readonly string[] = ["country", "state", "continent"];
 
 /** Other names of one thing, each group written as the guard joins a name ("visualstudiocode"). */
 export const NAME_ALIAS_GROUPS: ReadonlyArray<readonly string[]> = [
@@ -31,7 +34,7 @@ export const NAME_ALIAS_GROUPS: ReadonlyArray<readonly string[]> = [
   // A people's adjective names its country ("British prime minister"); "America" is mostly asked of the USA, and
   // "US" in capitals names it ("us" does not: a name is capitalised; a shouted "Can you help US?" is rare).
   ["uk", "unitedkingdom", "greatbritain", "britain", "british"],
-  ["usa", "us", "unitedstates", "unitedstatesofamerica", "america", "american"],
+  ["usa", "us", "unitedstates", "unitedstatesofamerica", "america", "american", "americans"],
 ];
 /**
  * Names written in several ways that the name reading cannot join ("World War 2": "2" is no name word), each
@@ -41,6 +44,10 @@ export const NAME_ALIAS_GROUPS: ReadonlyArray<readonly string[]> = [
 export const NAME_SPELLINGS: ReadonlyArray<readonly [string, string]> = [
   ["World War (?:II|2|Two)|Second World War|WW ?2", "WWII"],
   ["World War (?:I|1|One)|First World War|WW ?1", "WWI"],
+  // A people's word that is part of a thing's name, no place ("American football" is no football in the US).
+  ["(American|Australian|Canadian|Gaelic) football", "$1Football"],
+  ["French (fries|toast|press|horn)", "French$1"],
+  ["Swiss (cheese|army knife)", "Swiss$1"],
 ];
 const SPELLINGS = NAME_SPELLINGS.map(([pattern, name]) => [new RegExp(`\\b(?:${pattern})\\b`, "gi"), name] as const);
 
@@ -96,24 +103,22 @@ const IRREGULAR: Record<string, string> = { bought: "buy", sold: "sell", lost: "
 const QUESTION_WORDS = new Set(["what", "why", "how", "when", "who", "where", "which"]);
 
 /**
- * A word of the opposite list between a determiner and one of these names a kind of file, no action: "open a
- * zip file" asks to unzip one ("zip files" after "I" is still the action).
- */
-const FILE_NOUNS = new Set(["file", "files", "archive", "archives", "folder", "folders"]);
-const DETERMINERS = new Set(["a", "an", "the", "this", "that", "these", "those", "my", "your", "our", "his", "her", "their", "its", "of"]);
-
-/**
  * Spellings read as written, case and all ("MAC address" names no Mac, "c" is no Celsius), each rewritten before a
- * question is read: temperatures with a sign or a letter ("350°F", "350 degrees F" are "350 degrees Fahrenheit"),
- * and a Mac that something is done on or for, which is its system ("the newest Mac" is a computer, not macOS; "on
- * a Mac keyboard", "for Mac OS" name other things).
+ * question is read: temperatures with a sign or a letter ("350°F", "350 degrees F", "at 350 F?" are "350 degrees
+ * Fahrenheit"; not "C++" or "C#"), and a Mac, which is its system ("on my Mac", "Mac antivirus" ask of macOS), unless
+ * it is a computer to buy or to date ("the newest Mac", "buy a Mac") or a longer name ("Mac Pro", "Mac OS").
  */
 export const CASED_SPELLINGS: ReadonlyArray<readonly [string, string]> = [
-  ["\\s*°\\s*F\\b", " degrees Fahrenheit"],
-  ["\\s*°\\s*C\\b", " degrees Celsius"],
-  ["\\b(degrees?)\\s+F\\b", "$1 Fahrenheit"],
-  ["\\b(degrees?)\\s+C\\b", "$1 Celsius"],
-  ["(?<=\\b(?:[Oo]n|[Ff]or|[Ii]n)\\s+(?:(?:a|my|your|the)\\s+)?)Mac(?=\\s*(?:[?.!,;:)]|$)|\\s+(?:and|or|with|without|using|via|to|when|if|by)\\b)", "macOS"],
+  ["\\s*°\\s*F\\b(?![+#])", " degrees Fahrenheit"],
+  ["\\s*°\\s*C\\b(?![+#])", " degrees Celsius"],
+  ["\\b(degrees?)\\s+F\\b(?![+#])", "$1 Fahrenheit"],
+  ["\\b(degrees?)\\s+C\\b(?![+#])", "$1 Celsius"],
+  ["(\\d)\\s*F(?=\\s*(?:[?.!,;:)]|$)|\\s+[a-z])", "$1 degrees Fahrenheit"],
+  ["(\\d)\\s*C(?=\\s*(?:[?.!,;:)]|$)|\\s+[a-z])", "$1 degrees Celsius"],
+  [
+    "(?<!\\b(?:newest|latest|new|old|older|oldest|cheapest|buy|bought|buying|refurbished|used|which)\\s+(?:(?:a|an|the|my|your)\\s+)?)\\bMac\\b(?!\\s+[A-Z])",
+    "macOS",
+  ],
 ];
 const CASED = CASED_SPELLINGS.map(([pattern, spelled]) => [new RegExp(pattern, "g"), spelled] as const);
 
@@ -122,8 +127,7 @@ export const GUARD_LISTS = {
   stopwords: [...STOPWORDS],
   negations: [...NEGATIONS],
   negatingBeforeTo: [...NEGATING_BEFORE_TO],
-  fileNouns: [...FILE_NOUNS],
-  determiners: [...DETERMINERS],
+  placeKinds: PLACE_KINDS,
   casedSpellings: CASED_SPELLINGS,
   nameAliases: NAME_ALIAS_GROUPS,
   nameSpellings: NAME_SPELLINGS,
@@ -148,8 +152,6 @@ export interface QuestionFacts {
   readonly content: ReadonlySet<string>;
   /** Stems of every word. */
   readonly stems: ReadonlySet<string>;
-  /** Stems of the words that may be actions: all but a kind of file's first word ("a zip file"). */
-  readonly actionStems: ReadonlySet<string>;
   /** Numbers as written ("2", "3.5", "2019"), without thousands separators ("1,000" is "1000"). */
   readonly numbers: ReadonlySet<string>;
   /**
@@ -201,9 +203,16 @@ function contractedWords(words: readonly string[]): Set<number> {
 
 const WRITTEN_PLURAL = /^\p{L}[\p{L}\p{N}]*\p{Ll}s$/u;
 
-/** Whether word `i` negates: a negation, a "n't", or a "fail" before its "to". */
+const isPlainNegation = (word: string | undefined) => word !== undefined && (NEGATIONS.has(word) || /n['’]t$/.test(word));
+const failsTo = (words: readonly string[], i: number) => NEGATING_BEFORE_TO.has(words[i]) && words[i + 1] === "to";
+
+/**
+ * Whether word `i` negates: a negation, a "n't", or a "fail" before its "to"; not the two together, which affirm
+ * ("never fails to start" starts).
+ */
 function isNegation(words: readonly string[], i: number): boolean {
-  return NEGATIONS.has(words[i]) || /n['’]t$/.test(words[i]) || (NEGATING_BEFORE_TO.has(words[i]) && words[i + 1] === "to");
+  if (isPlainNegation(words[i])) return !failsTo(words, i + 1);
+  return failsTo(words, i) && !isPlainNegation(words[i - 1]);
 }
 
 /** A dot opening a word: the dot of a file's name (".gitignore"), no full stop. */
@@ -226,11 +235,6 @@ function negatedStemsOf(text: string): Set<string> {
     });
   }
   return negated;
-}
-
-/** Whether word `i` names a kind of file between a determiner and a file noun ("a zip file"). */
-function namesKindOfFile(words: readonly string[], i: number): boolean {
-  return DETERMINERS.has(words[i - 1]) && FILE_NOUNS.has(words[i + 1]);
 }
 
 /** Indexes of the words that begin a sentence. */
@@ -308,7 +312,6 @@ function readFacts(written: string): QuestionFacts {
   return {
     content: new Set(lower.filter((word) => !STOPWORDS.has(word) && !NEGATIONS.has(word))),
     stems: new Set(lower.map(stem)),
-    actionStems: new Set(lower.flatMap((word, i) => (namesKindOfFile(lower, i) ? [] : [stem(word)]))),
     numbers: new Set((text.match(/\d+(?:[.,]\d+)*/g) ?? []).map(withoutThousands)),
     entities: new Set(names.keys()),
     nameInitials: new Map([...names].flatMap(([name, { initials }]) => (initials.length > 1 ? [[name, initials]] : []))),
@@ -343,12 +346,6 @@ export function oneSided(a: ReadonlySet<string>, b: ReadonlySet<string>): boolea
   return (a.size === 0) !== (b.size === 0);
 }
 
-/** A name without the "s" of its plural, when written in the plural ("americans" is "american"). */
-const singular = (facts: QuestionFacts, name: string) => (facts.plurals.has(name) ? name.slice(0, -1) : name);
-
-/** A name's other names (NAME_ALIAS_GROUPS), or its singular's when it has none ("Americans"; "Postgres" ends in "s" as it is). */
-const aliasesOf = (facts: QuestionFacts, name: string) => NAME_ALIASES.get(name) ?? NAME_ALIASES.get(singular(facts, name)) ?? [];
-
 /** Whether `word` is `name` with an "s" added. */
 function isPluralOf(word: string, name: string): boolean {
   return word.length === name.length + 1 && word.endsWith("s") && word.startsWith(name);
@@ -367,11 +364,8 @@ export const sameNamed = (facts: QuestionFacts, x: string, other: QuestionFacts,
  * for "JavaScript"), or by another of its names (NAME_ALIAS_GROUPS: "Golang" for "Go").
  */
 function mentions(other: QuestionFacts, entity: string, facts: QuestionFacts): boolean {
-  // Another name of it, in capitals too ("UK" for "Britain", "USA" for "United States"), in the plural too ("Americans").
-  const aliases = aliasesOf(facts, entity);
-  if ([...other.entities].some((name) => aliases.some((alias) => alias === name || alias === singular(other, name)) || isOtherFormOf(entity, name))) {
-    return true;
-  }
+  // Another name of it, in capitals too ("UK" for "Britain", "USA" for "United States").
+  if ((NAME_ALIASES.get(entity) ?? []).some((alias) => other.entities.has(alias))) return true;
   const initials = facts.nameInitials.get(entity);
   if (initials && other.acronyms.has(initials)) return true;
   const words = other.words;
@@ -388,7 +382,40 @@ function mentions(other: QuestionFacts, entity: string, facts: QuestionFacts): b
     }
     if (acronym && i + entity.length <= words.length && [...entity].every((letter, k) => words[i + k][0] === letter)) return true;
   }
-  return false;
+  // A place and its people are looked up in a question's few names, not across a long prompt's many.
+  return other.entities.size <= MAX_NAMES_COMPARED && [...other.entities].some((name) => placeAndItsPeople(entity, name));
+}
+
+/** The most names a side may have for its names to be compared in other words (a question's few, not a long prompt's many). */
+const MAX_NAMES_COMPARED = 12;
+
+/**
+ * Whether two names are a place and its people's word ("France" / "French", "Egypt" / "Egyptian", "India" /
+ * "Indians"): another form WordNet links one step away, one of them a country, a state or a continent (not "Java" /
+ * "Javanese", "Jesus" / "Christians").
+ */
+function placeAndItsPeople(x: string, y: string): boolean {
+  return isOtherFormOf(x, y) && [x, y].some((name) => PLACE_KINDS.some((kind) => isKindOf(name, kind)));
+}
+
+/** Whether name `x` of one side and name `y` of the other name one thing in other words: another name of it, or a place and its people. */
+const otherNameOf = (x: string, y: string) => (NAME_ALIASES.get(x)?.includes(y) ?? false) || placeAndItsPeople(x, y);
+
+/**
+ * Whether two names trade places, one of them written in other words ("Can a US citizen work in the UK?" / "Can a
+ * British citizen work in the US?", "Do Germans like France?" / "Do the French like Germany?"): each side
+ * mentions the other's names, so only their order tells who is who. Names written alike may trade places in a
+ * rewording ("from London to Paris" / "to Paris from London").
+ */
+export function namesTraded(a: QuestionFacts, b: QuestionFacts): boolean {
+  if (a.entities.size > MAX_NAMES_COMPARED || b.entities.size > MAX_NAMES_COMPARED) return false;
+  const namesB = [...b.entities];
+  const partners = [...a.entities].flatMap((name) => {
+    const same = namesB.indexOf(name);
+    const other = same < 0 ? namesB.findIndex((candidate) => otherNameOf(name, candidate)) : -1;
+    return same >= 0 || other >= 0 ? [{ at: same >= 0 ? same : other, renamed: same < 0 }] : [];
+  });
+  return partners.some((first, k) => partners.slice(k + 1).some((later) => later.at < first.at && (first.renamed || later.renamed)));
 }
 
 /** Whether `a` names something (an entity) that `b` does not mention. */
@@ -404,11 +431,14 @@ export function negatesWhatOtherAffirms(a: QuestionFacts, b: QuestionFacts): boo
   if (a.negated === b.negated) return false;
   const [negating, affirming] = a.negated ? [a, b] : [b, a];
   const writtenFree = (word: string) => negating.freeOf.has(word) && affirming.words.some((other, i) => affirming.words[i + 1] === "free" && stem(other) === word);
+  // A failure told in a noun negates too ("a boot failure" is "fails to boot").
+  if (negating.words.some((_, i) => failsTo(negating.words, i)) && affirming.words.some((word) => word.startsWith("fail"))) return false;
   return [...negating.negatedStems].some((word) => affirming.stems.has(word) && !writtenFree(word));
 }
 
 /** One question has a word and the other its opposite, without also having the first (install vs uninstall). */
 export function hasOppositeAction(a: QuestionFacts, b: QuestionFacts): boolean {
-  const [p, q] = [a.actionStems, b.actionStems];
-  return OPPOSITE_STEMS.some(([x, y]) => (p.has(x) && !p.has(y) && q.has(y) && !q.has(x)) || (p.has(y) && !p.has(x) && q.has(x) && !q.has(y)));
+  return OPPOSITE_STEMS.some(
+    ([x, y]) => (a.stems.has(x) && !a.stems.has(y) && b.stems.has(y) && !b.stems.has(x)) || (a.stems.has(y) && !a.stems.has(x) && b.stems.has(x) && !b.stems.has(y)),
+  );
 }

@@ -178,6 +178,19 @@ export function isOtherFormOf(a: string, b: string): boolean {
   return shares(wordB.senses, laterals(wordA.senses)) || shares(wordA.senses, laterals(wordB.senses));
 }
 
+/** Whether a sense of `word` is a kind of a sense of `kind`, within two is-a steps ("France" / "country"). */
+export function isKindOf(word: string, kind: string): boolean {
+  const senses = wordSenses(word.toLowerCase()).senses;
+  const kinds = wordSenses(kind.toLowerCase()).senses;
+  const seen = new Set(senses);
+  let frontier = [...senses];
+  for (let step = 0; step < 2; step++) {
+    frontier = frontier.flatMap((sense) => linksOf(sense).hypernyms).filter((target) => !seen.has(target));
+    frontier.forEach((target) => seen.add(target));
+  }
+  return shares(kinds, seen);
+}
+
 /**
  * How two words relate: the same base form; synonyms (a shared sense); linked (one is a kind of the other, or
  * the same idea as another part of speech: "car"/"vehicle", "delete"/"deletion"); antonyms;

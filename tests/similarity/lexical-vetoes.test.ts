@@ -134,6 +134,7 @@ describe("aligning two questions", () => {
     ["Are cats afraid of tigers?", "Are tigers afraid of cats?", "placesTraded"],
     ["What time is it in Sydney when it's noon in London?", "What time is it in London when it's noon in Sydney?", "placesTraded"],
     ["Why does my dishwasher drain but not fill?", "Why does my dishwasher fill but not drain?", "placesTraded"],
+    ["How many cups are in a quart?", "How many quarts are in a cup?", "placesTraded"],
     ["Is Spanish the only official language in Spain?", "Is Spanish an official language in Spain?", "scope"],
     ["How do I paint a room's ceiling?", "How do I paint an entire room?", "scope"],
     ["How do I back up my entire hard drive?", "How do I back up a single folder on my hard drive?", "scope"],
@@ -707,6 +708,11 @@ describe("aligning two questions", () => {
     ["Is Paris close to London?", "Is London close to Paris?", "placesTraded"],
     ["Can a pit bull beat a wolf?", "Can a wolf beat a pit bull?", "placesTraded"],
     ["Should I learn Python 3?", "Should I learn 3 Python?", "placesTraded"],
+    ["How far is Paris from London?", "How far is London from Paris?", "placesTraded"],
+    ["What is 7 times 8?", "What is 8 times 7?", "placesTraded"],
+    ["Is tea as healthy as coffee?", "Is coffee as healthy as tea?", "placesTraded"],
+    ["My dad lost his sight after surgery, can he recover his sight?", "My dad lost his sights after surgery, can he recover his sights?", "placesTraded"],
+    ["Sort these: éclair, cake, pie, tart", "Sort these: pie, cake, éclair, tart", "placesTraded"],
   ] as const)("does not read %j / %j as %s", (a, b, veto) => {
     expect(alignQuestions(a, b)[veto]).toBe(false);
   });
