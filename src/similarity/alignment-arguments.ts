@@ -233,10 +233,11 @@ const listed = (word: string, text: string) =>
  * noon in Sydney?", "Why does my dishwasher drain but not fill?" / "... fill but not drain?". Not side by side
  * ("Python 3" / "3 Python" says nothing), nor in a list ("Google, Apple, Microsoft"), nor around a word that lets them
  * trade places ("tea or coffee", "Python vs Java", "Is Paris close to London?", "Can a pit bull beat a wolf?",
- * "Brazil play Germany", "7 times 8"), in a text that asks a distance ("How far is Paris from London?"), or a relation's noun that holds both ways ("Is Mario the brother of Luigi?"; "the father
- * of" is one way: swapsArguments reads it). The two words may trade places in another form ("How many cups are in a
- * quart?" / "How many quarts are in a cup?"; `sameWord` tells), and "a" and "an" are one word. `a` and `b` are the
- * sides' words, `textA` the first side's text.
+ * "Brazil play Germany", "7 times 8") or a relation's noun that holds both ways ("Is Mario the brother of Luigi?";
+ * "the father of" is one way: swapsArguments reads it), nor in a text that asks a distance ("How far is Paris from
+ * London?"). The two words may trade places in another form ("How many cups are in a quart?" / "How many quarts are
+ * in a cup?"; `sameWord` tells), and "a" and "an" are one word. `a` and `b` are the sides' words, `textA` the first
+ * side's text.
  */
 export function placesTraded(a: readonly string[], b: readonly string[], textA: string, sameWord: (x: string, y: string) => boolean): boolean {
   if (a.length !== b.length) return false;
@@ -245,7 +246,8 @@ export function placesTraded(a: readonly string[], b: readonly string[], textA: 
   const [i, j] = differing;
   const between = a.slice(i + 1, j);
   // Words that only changed their form in place traded nothing ("sight" / "sights").
-  if (!sameWord(a[i], b[j]) || !sameWord(a[j], b[i]) || sameWord(a[i], b[i]) || between.length === 0 || listed(a[i], textA) || a.some((word) => DISTANCE.has(word))) return false;
+  const traded = sameWord(a[i], b[j]) && sameWord(a[j], b[i]) && !sameWord(a[i], b[i]);
+  if (!traded || between.length === 0 || listed(a[i], textA) || a.some((word) => DISTANCE.has(word))) return false;
   const relation = (k: number) => between[k + 1] === "of" && ARTICLE.has(between[k - 1]) && ![between[k], ...lemmasOf(between[k])].some((lemma) => ONE_WAY_RELATION.has(lemma));
   return !between.some((word, k) => TRADES_BOTH_WAYS.has(word) || isMutual(word) || relation(k));
 }

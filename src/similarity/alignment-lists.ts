@@ -221,9 +221,12 @@ export const BOTH_WAYS_WORDS: readonly string[] = [
 /**
  * Words between two that trade places that let them trade places and ask the same, besides BOTH_WAYS_WORDS and
  * the relations that hold both ways: "Python and Java", "Python vs Java", "between Python and Java", "Python with
- * Java", "Is tea as healthy as coffee?"; an operation that commutes ("7 times 8", "12 plus 15"; "25 percent of 80" is "80 percent of 25"), a synonym.
+ * Java", "Is tea as healthy as coffee?"; an operation that commutes ("7 times 8", "12 plus 15"; "25 percent of 80"
+ * is "80 percent of 25"), a synonym.
  */
-export const TRADING_BOTH_WAYS: readonly string[] = ["and", "vs", "versus", "between", "with", "nor", "both", "as", "times", "plus", "multiplied", "percent", "synonym", "synonyms"];
+export const TRADING_BOTH_WAYS: readonly string[] = [
+  "and", "vs", "versus", "between", "with", "nor", "both", "as", "times", "plus", "multiplied", "percent", "synonym", "synonyms",
+];
 
 /** Words anywhere in a text that let two words trade places: a distance ("How far is Paris from London?", "within walking distance of"). */
 export const DISTANCE_WORDS: readonly string[] = ["far", "distance", "distances"];

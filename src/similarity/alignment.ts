@@ -935,7 +935,8 @@ export function alignQuestions(textA: string, textB: string): Alignment {
   // The very same word first, so that a base form does not take another's partner ("mentor" / "mentoring session").
   matchWords(a.content, b.content, toB, used, (x, y) => x === y && !initialsApart(x, y));
   // Base forms, the lexicon, names and units only between a question's words, not a long prompt's thousands against
-  // another's: millions of lookups; its words stay unmatched, which can only stop more.
+  // another's: millions of lookups. Its words then stay unmatched, and no antonyms are looked for among them (the
+  // guard's opposite actions still are).
   const lexicon = a.content.length * b.content.length <= MAX_LEXICON_PAIRS;
   if (lexicon) {
     matchWords(a.content, b.content, toB, used, (x, y) => sameWord(x, y) && !initialsApart(x, y));

@@ -14,11 +14,27 @@ const STOPWORDS = new Set(
 );
 
 const NEGATIONS = new Set(["not", "no", "non", "never", "without", "none", "nobody", "nothing", "neither", "nor", "cannot", "lack", "lacks", "lacking", "absence", "absent"]);
+
+/** Words that make the order of two names tell nothing: alternatives, comparisons, distances (namesTraded). */
+const ORDERLESS_WORDS: readonly string[] = [
+  "or", "and", "between", "vs", "versus", "than", "far", "distance", "compare", "compared", "comparison", "difference", "different", "similar",
+];
+const ORDERLESS = new Set(ORDERLESS_WORDS);
+
 /** Words that negate what follows their "to" ("fails to start" is "won't start"). */
 const NEGATING_BEFORE_TO = new Set(["fail", "fails", "failed", "failing", "unable"]);
 
-/** What a place that a people's word names is a kind of (placeAndItsPeople). */
-const PLACE_KINDS: readonly string[] = ["country", "state", "continent"];
+/** Nouns that tell a failure ("a boot failure"), against a "fails to". */
+const FAILURE_NOUNS = new Set(["failure", "failures"]);
+
+/**
+ * What a place that a people's word names is a kind of, and how far up WordNet's kinds (placeAndItsPeople): a country
+ * or a state is an administrative district, a district, a region ("country" alone is also a people: "the French").
+ */
+const PLACE_KIND = "region";
+const PLACE_STEPS = 5;
+/** How far up WordNet's kinds a language lies ("French" is a Romance language, an Italic one, Indo-European, ...). */
+const LANGUAGE_STEPS = 6;
 
 /** Other names of one thing, each group written as the guard joins a name ("visualstudiocode"). */
 export const NAME_ALIAS_GROUPS: ReadonlyArray<readonly string[]> = [
@@ -103,22 +119,18 @@ const IRREGULAR: Record<string, string> = { bought: "buy", sold: "sell", lost: "
 const QUESTION_WORDS = new Set(["what", "why", "how", "when", "who", "where", "which"]);
 
 /**
- * Spellings read as written, case and all ("MAC address" names no Mac, "c" is no Celsius), each rewritten before a
- * question is read: temperatures with a sign or a letter ("350°F", "350 degrees F", "at 350 F?" are "350 degrees
- * Fahrenheit"; not "C++" or "C#"), and a Mac, which is its system ("on my Mac", "Mac antivirus" ask of macOS), unless
- * it is a computer to buy or to date ("the newest Mac", "buy a Mac") or a longer name ("Mac Pro", "Mac OS").
+ * Spellings read as written, case and all ("c" is no Celsius), each rewritten before a question is read: a
+ * temperature's sign or letter spelled out ("350°F", "350 ℉", "350 degrees F" and "100.4 F" are "... degrees
+ * Fahrenheit"; not "C++" or "C#"; a "C" after a number only where its clause ends, "at 38 C?", for "the Windows 10 C
+ * drive" and "4 C batteries"). A Mac stays a Mac: "the price of a Mac" is not that of macOS.
  */
 export const CASED_SPELLINGS: ReadonlyArray<readonly [string, string]> = [
-  ["\\s*°\\s*F\\b(?![+#])", " degrees Fahrenheit"],
-  ["\\s*°\\s*C\\b(?![+#])", " degrees Celsius"],
+  ["(?<!\\s)\\s*(?:[°º]\\s*F\\b(?![+#])|℉)", " degrees Fahrenheit"],
+  ["(?<!\\s)\\s*(?:[°º]\\s*C\\b(?![+#])|℃)", " degrees Celsius"],
   ["\\b(degrees?)\\s+F\\b(?![+#])", "$1 Fahrenheit"],
   ["\\b(degrees?)\\s+C\\b(?![+#])", "$1 Celsius"],
-  ["(\\d)\\s*F(?=\\s*(?:[?.!,;:)]|$)|\\s+[a-z])", "$1 degrees Fahrenheit"],
-  ["(\\d)\\s*C(?=\\s*(?:[?.!,;:)]|$)|\\s+[a-z])", "$1 degrees Celsius"],
-  [
-    "(?<!\\b(?:newest|latest|new|old|older|oldest|cheapest|buy|bought|buying|refurbished|used|which)\\s+(?:(?:a|an|the|my|your)\\s+)?)\\bMac\\b(?!\\s+[A-Z])",
-    "macOS",
-  ],
+  ["(\\d)\\s+F\\b(?![+#])", "$1 degrees Fahrenheit"],
+  ["(\\d)\\s+C(?=\\s*(?:[?.!,;:)]|$))", "$1 degrees Celsius"],
 ];
 const CASED = CASED_SPELLINGS.map(([pattern, spelled]) => [new RegExp(pattern, "g"), spelled] as const);
 
@@ -127,7 +139,10 @@ export const GUARD_LISTS = {
   stopwords: [...STOPWORDS],
   negations: [...NEGATIONS],
   negatingBeforeTo: [...NEGATING_BEFORE_TO],
-  placeKinds: PLACE_KINDS,
+  failureNouns: [...FAILURE_NOUNS],
+  placeKind: [PLACE_KIND, PLACE_STEPS],
+  languageSteps: LANGUAGE_STEPS,
+  orderless: ORDERLESS_WORDS,
   casedSpellings: CASED_SPELLINGS,
   nameAliases: NAME_ALIAS_GROUPS,
   nameSpellings: NAME_SPELLINGS,
@@ -390,32 +405,50 @@ function mentions(other: QuestionFacts, entity: string, facts: QuestionFacts): b
 const MAX_NAMES_COMPARED = 12;
 
 /**
- * Whether two names are a place and its people's word ("France" / "French", "Egypt" / "Egyptian", "India" /
- * "Indians"): another form WordNet links one step away, one of them a country, a state or a continent (not "Java" /
- * "Javanese", "Jesus" / "Christians").
+ * Whether two names are a place and its people's word ("Egypt" / "Egyptian", "India" / "Indians", "Germany" /
+ * "Germans"): another form WordNet links one step away, one of them a region (a country, a state; not "Java" /
+ * "Javanese", "Jesus" / "Christians"), the other no language but in the plural ("French" may be the language).
  */
 function placeAndItsPeople(x: string, y: string): boolean {
-  return isOtherFormOf(x, y) && [x, y].some((name) => PLACE_KINDS.some((kind) => isKindOf(name, kind)));
+  if (!isOtherFormOf(x, y)) return false;
+  const isPlace = (name: string) => isKindOf(name, PLACE_KIND, PLACE_STEPS);
+  const people = isPlace(x) ? y : isPlace(y) ? x : undefined;
+  // A language is no people ("study French" / "study in France"), unless in the plural ("Germans").
+  return people !== undefined && (!isKindOf(people, "language", LANGUAGE_STEPS) || people.endsWith("s"));
 }
 
 /** Whether name `x` of one side and name `y` of the other name one thing in other words: another name of it, or a place and its people. */
 const otherNameOf = (x: string, y: string) => (NAME_ALIASES.get(x)?.includes(y) ?? false) || placeAndItsPeople(x, y);
 
 /**
- * Whether two names trade places, one of them written in other words ("Can a US citizen work in the UK?" / "Can a
- * British citizen work in the US?", "Do Germans like France?" / "Do the French like Germany?"): each side
- * mentions the other's names, so only their order tells who is who. Names written alike may trade places in a
- * rewording ("from London to Paris" / "to Paris from London").
+ * Whether two names of places trade places, one of them written in other words ("Can a US citizen work in the UK?" /
+ * "Can a British citizen work in the US?", "Do Indians like Pakistan?" / "Do Pakistanis like India?"): each side
+ * mentions the other's names, so only their order tells who is who. Not names written alike ("from London to Paris"
+ * / "to Paris from London"), not where the order tells nothing (`ORDERLESS_WORDS`: "the UK or France", "Is the UK
+ * bigger than France?" / "Is France smaller than Britain?", "How far is France from the UK?"), nor where a side names
+ * one place twice ("an American in the UK ... US elections").
  */
 export function namesTraded(a: QuestionFacts, b: QuestionFacts): boolean {
   if (a.entities.size > MAX_NAMES_COMPARED || b.entities.size > MAX_NAMES_COMPARED) return false;
+  if ([a, b].some((facts) => facts.words.some((word) => ORDERLESS.has(word)) || namesOnePlaceTwice(facts))) return false;
   const namesB = [...b.entities];
   const partners = [...a.entities].flatMap((name) => {
+    // A name written alike counts as a place's only; one written in other words is a place or its people (otherNameOf).
     const same = namesB.indexOf(name);
-    const other = same < 0 ? namesB.findIndex((candidate) => otherNameOf(name, candidate)) : -1;
-    return same >= 0 || other >= 0 ? [{ at: same >= 0 ? same : other, renamed: same < 0 }] : [];
+    if (same >= 0) return isPlaceName(name) ? [{ at: same, renamed: false }] : [];
+    const other = namesB.findIndex((candidate) => otherNameOf(name, candidate));
+    return other >= 0 ? [{ at: other, renamed: true }] : [];
   });
   return partners.some((first, k) => partners.slice(k + 1).some((later) => later.at < first.at && (first.renamed || later.renamed)));
+}
+
+/** A name of a place: one with other names (NAME_ALIAS_GROUPS: "UK", "USA"), or a region in WordNet ("France"). */
+const isPlaceName = (name: string) => NAME_ALIASES.has(name) || isKindOf(name, PLACE_KIND, PLACE_STEPS);
+
+/** Whether two names of one side are other names of one place ("American" and "US"). */
+function namesOnePlaceTwice(facts: QuestionFacts): boolean {
+  const names = [...facts.entities];
+  return names.some((name, k) => names.slice(k + 1).some((later) => otherNameOf(name, later)));
 }
 
 /** Whether `a` names something (an entity) that `b` does not mention. */
@@ -431,8 +464,9 @@ export function negatesWhatOtherAffirms(a: QuestionFacts, b: QuestionFacts): boo
   if (a.negated === b.negated) return false;
   const [negating, affirming] = a.negated ? [a, b] : [b, a];
   const writtenFree = (word: string) => negating.freeOf.has(word) && affirming.words.some((other, i) => affirming.words[i + 1] === "free" && stem(other) === word);
-  // A failure told in a noun negates too ("a boot failure" is "fails to boot").
-  if (negating.words.some((_, i) => failsTo(negating.words, i)) && affirming.words.some((word) => word.startsWith("fail"))) return false;
+  // A failure told in a noun negates too ("a boot failure" is "fails to boot"), one the negating side does not also tell.
+  const failures = (facts: QuestionFacts) => facts.words.filter((word) => FAILURE_NOUNS.has(word)).length;
+  if (negating.words.some((_, i) => failsTo(negating.words, i)) && failures(affirming) > failures(negating)) return false;
   return [...negating.negatedStems].some((word) => affirming.stems.has(word) && !writtenFree(word));
 }
 

@@ -128,14 +128,20 @@ function linksOf(sense: number): { hypernyms: number[]; laterals: number[] } {
   return (parsedLinks[sense] ??= (([hypernyms, laterals]) => ({ hypernyms: ids(hypernyms), laterals: ids(laterals) }))(links[sense]?.split(";") ?? []));
 }
 
-/** The senses themselves, what they are a kind of (two is-a steps), and each of those's other forms (one step). */
-function reach(start: readonly number[]): Set<number> {
+/** The senses themselves and what they are a kind of, up to `steps` is-a steps. */
+function kindsOf(start: Iterable<number>, steps: number): Set<number> {
   const seen = new Set(start);
-  let frontier = [...start];
-  for (let step = 0; step < 2; step++) {
+  let frontier = [...seen];
+  for (let step = 0; step < steps; step++) {
     frontier = frontier.flatMap((sense) => linksOf(sense).hypernyms).filter((target) => !seen.has(target));
     frontier.forEach((target) => seen.add(target));
   }
+  return seen;
+}
+
+/** The senses themselves, what they are a kind of (two is-a steps), and each of those's other forms (one step). */
+function reach(start: readonly number[]): Set<number> {
+  const seen = kindsOf(start, 2);
   for (const sense of [...seen]) for (const target of linksOf(sense).laterals) seen.add(target);
   return seen;
 }
@@ -178,17 +184,9 @@ export function isOtherFormOf(a: string, b: string): boolean {
   return shares(wordB.senses, laterals(wordA.senses)) || shares(wordA.senses, laterals(wordB.senses));
 }
 
-/** Whether a sense of `word` is a kind of a sense of `kind`, within two is-a steps ("France" / "country"). */
-export function isKindOf(word: string, kind: string): boolean {
-  const senses = wordSenses(word.toLowerCase()).senses;
-  const kinds = wordSenses(kind.toLowerCase()).senses;
-  const seen = new Set(senses);
-  let frontier = [...senses];
-  for (let step = 0; step < 2; step++) {
-    frontier = frontier.flatMap((sense) => linksOf(sense).hypernyms).filter((target) => !seen.has(target));
-    frontier.forEach((target) => seen.add(target));
-  }
-  return shares(kinds, seen);
+/** Whether a sense of `word` is a kind of a sense of `kind`, within `steps` is-a steps ("France" / "country": two). */
+export function isKindOf(word: string, kind: string, steps = 2): boolean {
+  return shares(wordSenses(kind.toLowerCase()).senses, kindsOf(wordSenses(word.toLowerCase()).senses, steps));
 }
 
 /**

@@ -82,23 +82,21 @@ describe("guard text facts", () => {
     expect(unmentioned("How do I add a printer on macOS?", "How can I set up a new printer on OS X?")).toBe(false);
     // A Mac is a computer, macOS its system: "the newest Mac" is not "the newest macOS".
     expect(unmentioned("What is the newest Mac?", "What is the newest macOS?")).toBe(true);
-    // What is done on or for a Mac is done on its system (not a Mac Pro, nor in capitals: "MAC addresses").
-    expect(unmentioned("How can I set up a new printer on my Mac?", "How do I add a printer on macOS?")).toBe(false);
-    expect(unmentioned("Is Final Cut Pro available for Mac?", "Is Final Cut Pro available for macOS?")).toBe(false);
-    expect(unmentioned("How do I reset a Mac Pro?", "How do I reset macOS?")).toBe(true);
-    expect(unmentioned("On a Mac, how can I lock the screen?", "How do I lock my screen on macOS?")).toBe(false);
+    // A Mac stays a Mac: its price is not macOS's.
+    expect(unmentioned("How can I set up a new printer on my Mac?", "How do I add a printer on macOS?")).toBe(true);
     expect(unmentioned("What is the best antivirus for Mac?", "What is the best Mac antivirus?")).toBe(false);
     expect(unmentioned("How do I clear the cache on my Mac?", "How do I clear my Mac's cache?")).toBe(false);
-    expect(unmentioned("Should I buy a Mac?", "Should I buy macOS?")).toBe(true);
+    expect(unmentioned("How much does a Mac cost?", "How much does macOS cost?")).toBe(true);
     expect(unmentioned("How do I filter for MAC addresses?", "How do I filter for macOS addresses?")).toBe(true);
     expect(unmentioned("Should I learn Golang?", "Should I go and learn Rust?")).toBe(true);
     // A people's adjective names its country.
     expect(unmentioned("Who was the prime minister of the UK in 1980?", "Who served as British prime minister in 1980?")).toBe(false);
     expect(unmentioned("Why doesn't America use the metric system?", "Why hasn't the United States switched to the metric system?")).toBe(false);
     expect(unmentioned("Who served as British prime minister in 1980?", "Who was the prime minister of France in 1980?")).toBe(true);
-    // And so does any people's adjective that WordNet links to its country, spelled alike ("American" / "Canadian" are not).
-    expect(unmentioned("Who was the Egyptian queen Hatshepsut?", "Can you tell me about Hatshepsut, the queen of Egypt?")).toBe(false);
-    expect(unmentioned("Who was the president of France in 1990?", "Who was the French president in 1990?")).toBe(false);
+    // And so does a people's word WordNet links to its region, no language unless in the plural ("American" / "Canadian" are not).
+    expect(unmentioned("Are Indians mostly vegetarian?", "Is India mostly vegetarian?")).toBe(false);
+    expect(unmentioned("Why do Germans like beer?", "Why does Germany like beer?")).toBe(false);
+    expect(unmentioned("Where can I study French?", "Where can I study in France?")).toBe(true);
     expect(unmentioned("Do Canadians need a visa for the UK?", "Do Americans need a visa for the UK?")).toBe(true);
     // Only a place's people: not a language and its island, nor a founder and the faith.
     expect(unmentioned("How do I learn Java?", "How do I learn Javanese?")).toBe(true);
@@ -145,7 +143,10 @@ describe("guard text facts", () => {
   it("sees names written in other words trade places, not names written alike", () => {
     const traded = (a: string, b: string) => namesTraded(questionFacts(a), questionFacts(b));
     expect(traded("Can a US citizen work in the UK?", "Can a British citizen work in the US?")).toBe(true);
-    expect(traded("Do Germans like France?", "Do the French like Germany?")).toBe(true);
+    expect(traded("Do Indians like Pakistan?", "Do Pakistanis like India?")).toBe(true);
+    expect(traded("Is the UK bigger than France?", "Is France smaller than Britain?")).toBe(false);
+    expect(traded("Which is bigger, the UK or France?", "Which is bigger, France or Britain?")).toBe(false);
+    expect(traded("Can an American living in the UK vote in US elections?", "Can a US citizen living in Britain vote in American elections?")).toBe(false);
     expect(traded("How do I fly from London to Paris?", "How do I fly to Paris from London?")).toBe(false);
     expect(traded("Who was the French president in 1990?", "Who was the president of France in 1990?")).toBe(false);
   });
@@ -187,6 +188,8 @@ describe("guard text facts", () => {
     expect(questionFacts("Why does the test fail?").negated).toBe(false);
     // A failure told in a noun, and a failure negated.
     expect(opposed("Why does Windows fail to boot?", "How do I fix a Windows boot failure?")).toBe(false);
+    expect(opposed("Why does my PC fail to boot after a power failure?", "Why does my PC boot after a power failure?")).toBe(true);
+    expect(opposed("Why does my alarm fail to wake me?", "Why does my alarm never fail to wake me?")).toBe(true);
     expect(questionFacts("Why do cats never fail to land on their feet?").negated).toBe(false);
   });
 
@@ -223,8 +226,12 @@ describe("guard text facts", () => {
       expect(unnamed(`How long do I bake chicken at ${written}?`, "How long do I bake chicken at 350 degrees Fahrenheit?")).toBe(false);
     }
     expect([...questionFacts("Is 20°C warm?").entities]).toEqual(["celsius"]);
+    expect(unnamed("Is 100.4 F a fever?", "Is 100.4°F a fever?")).toBe(false);
+    expect(unnamed("Bake at 350°F?", "Bake at 350°C?")).toBe(true);
     expect(unnamed("How long do I bake chicken at 350°F?", "How long do I bake chicken at 350 F?")).toBe(false);
     expect([...questionFacts("Can I get a degree C++ developer job?").entities]).toEqual(["c"]);
+    expect(unnamed("Bake at 350℉?", "Bake at 350 degrees Fahrenheit?")).toBe(false);
+    expect([...questionFacts("Where is the Windows 10 C drive?").entities]).toEqual(["windows", "c"]);
   });
 });
 
