@@ -2,6 +2,7 @@ import { ValidationError } from "../core/errors.js";
 import { messageRole, messageText, requestMessages } from "../core/messages.js";
 import type { CacheRequest } from "../core/types.js";
 import type { PreEmbeddingContext } from "../core/contracts/processors.js";
+import { escapeRegExp } from "../core/regexp.js";
 
 /** A string, or the last of a non-empty list of strings (completion prompts may be lists). */
 function stringOrLast(value: unknown): string | undefined {
@@ -38,10 +39,6 @@ export function lastContentWithoutPrompt(request: CacheRequest, context: PreEmbe
 }
 
 const compiledTemplates = new Map<string, RegExp>();
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 
 /** "Translate {text} into {lang}" -> an anchored pattern with one group per field ("{{" and "}}" are braces). */
 function compileTemplate(template: string): RegExp {

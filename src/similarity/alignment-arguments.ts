@@ -26,6 +26,7 @@ import {
   VERB_PREPOSITIONS,
   WINNING_VERBS,
 } from "./alignment-lists.js";
+import { escapeRegExp } from "../core/regexp.js";
 import { isParticiple, type RoleWords } from "./alignment-question-role.js";
 import type { QuestionFacts } from "./guard-text.js";
 import { lemmasOf } from "./lexicon.js";
@@ -225,7 +226,7 @@ const ARTICLE_A = new Set(["a", "an"]);
 
 /** Whether `word` is followed by a comma in `text`: an item of a list. */
 const listed = (word: string, text: string) =>
-  new RegExp(`(?<![\\p{L}\\p{N}])${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*,`, "iu").test(text);
+  new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(word)}\\s*,`, "iu").test(text);
 
 /**
  * Whether two words trade places, every other word the same and in the same order: "Are cats afraid of tigers?" /

@@ -3,6 +3,7 @@
  * "seconds in a day" asks something else than "minutes in a day", "€50 in JPY" the same as "50 euros in yen".
  * The lists are part of ALIGNMENT_LISTS (alignment-lists.ts).
  */
+import { escapeRegExp } from "../core/regexp.js";
 import { cardinal } from "./alignment-numbers.js";
 
 /** Each unit's names (the first is the unit's own), singular; plurals in -s, -es and -ies are read too. */
@@ -146,9 +147,8 @@ const COMPOUND = new RegExp(`(?:^|[^\\p{L}/])(${Object.keys(UNIT_COMPOUNDS).map(
 // A sign against a number, on either side: "$5", "5 $", "€50", "30 °C", "30°F" (a degree sign only after it).
 const SIGNS = Object.keys(UNIT_SIGNS);
 // As an alternation, not a class: a sign of more than one character stays whole.
-const escaped = (text: string) => text.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
-const CURRENCY_SIGNS = `(?:${SIGNS.filter((sign) => !sign.startsWith("°")).map(escaped).join("|")})`;
-const DEGREE_SIGNS = `°\\s?(?:${SIGNS.filter((sign) => sign.startsWith("°")).map((sign) => escaped(sign.slice(1))).join("|")})\\b`;
+const CURRENCY_SIGNS = `(?:${SIGNS.filter((sign) => !sign.startsWith("°")).map(escapeRegExp).join("|")})`;
+const DEGREE_SIGNS = `°\\s?(?:${SIGNS.filter((sign) => sign.startsWith("°")).map((sign) => escapeRegExp(sign.slice(1))).join("|")})\\b`;
 const SIGN = new RegExp(`(?<=\\d\\s?)(?:${DEGREE_SIGNS}|${CURRENCY_SIGNS})|${CURRENCY_SIGNS}(?=\\s?\\d)`, "giu");
 const isNumber = (word: string | undefined) => word !== undefined && /^\d/.test(word);
 

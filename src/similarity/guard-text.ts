@@ -429,7 +429,9 @@ const otherNameOf = (x: string, y: string) => (NAME_ALIASES.get(x)?.includes(y) 
  * one place twice ("an American in the UK ... US elections").
  */
 export function namesTraded(a: QuestionFacts, b: QuestionFacts): boolean {
-  if (a.entities.size > MAX_NAMES_COMPARED || b.entities.size > MAX_NAMES_COMPARED) return false;
+  // Most questions name one thing or none: nothing to trade, and no word or lexicon lookups on the hit path.
+  const compared = (facts: QuestionFacts) => facts.entities.size >= 2 && facts.entities.size <= MAX_NAMES_COMPARED;
+  if (!compared(a) || !compared(b)) return false;
   if ([a, b].some((facts) => facts.words.some((word) => ORDERLESS.has(word)) || namesOnePlaceTwice(facts))) return false;
   const namesB = [...b.entities];
   const partners = [...a.entities].flatMap((name) => {

@@ -2,7 +2,7 @@ import { Cache, ValidationError, get, managerFactory } from "../../src/index.js"
 import { UniversalSentenceEncoderEmbeddings } from "../../src/embeddings/use.js";
 import { guardFeatures, type GuardFeatureName } from "../../src/similarity/guard-features.js";
 import { checkGuardModel, guardListsDigest, guardProbability, type GuardModel } from "../../src/similarity/guard-model.js";
-import { conflicts, hasOppositeAction, jaccard, namesTraded, namesUnmentioned, negatesWhatOtherAffirms, oneSided, questionFacts, stem } from "../../src/similarity/guard-text.js";
+import { conflicts, hasOppositeAction, jaccard, namesTraded, namesUnmentioned, negatesWhatOtherAffirms, oneSided, questionFacts, stem, type QuestionFacts } from "../../src/similarity/guard-text.js";
 import { DEFAULT_GUARD_MODEL, DEFAULT_GUARD_THRESHOLD, PrecisionGuardEvaluation } from "../../src/similarity/precision-guard.js";
 import { DEFAULT_PRESET_THRESHOLD, presetEvaluation } from "../../src/similarity/preset.js";
 import type { SimilarityEvaluation } from "../../src/core/contracts/evaluation.js";
@@ -18,6 +18,12 @@ testSimilarityEvaluation({
   different: () => pair512("what is the capital of france", "how do i bake bread"),
   pair: pair512,
 });
+
+/** A test of two questions' facts, given the two questions. */
+const onFacts =
+  <T>(test: (a: QuestionFacts, b: QuestionFacts) => T) =>
+  (a: string, b: string) =>
+    test(questionFacts(a), questionFacts(b));
 
 describe("guard text facts", () => {
   it("stems inflections and irregular forms onto one word", () => {
@@ -63,7 +69,7 @@ describe("guard text facts", () => {
   });
 
   it("finds names the other side does not mention, written together, apart, in any case or as initials", () => {
-    const unmentioned = (a: string, b: string) => namesUnmentioned(questionFacts(a), questionFacts(b));
+    const unmentioned = onFacts(namesUnmentioned);
     expect(unmentioned("How do I learn Python?", "How do I learn Java?")).toBe(true);
     expect(unmentioned("How do I learn Python?", "how do i learn python")).toBe(false);
     expect(unmentioned("Is Hugging Face free?", "Is Huggingface free?")).toBe(false);
@@ -141,7 +147,7 @@ describe("guard text facts", () => {
   });
 
   it("sees names written in other words trade places, not names written alike", () => {
-    const traded = (a: string, b: string) => namesTraded(questionFacts(a), questionFacts(b));
+    const traded = onFacts(namesTraded);
     expect(traded("Can a US citizen work in the UK?", "Can a British citizen work in the US?")).toBe(true);
     expect(traded("Do Indians like Pakistan?", "Do Pakistanis like India?")).toBe(true);
     expect(traded("Is the UK bigger than France?", "Is France smaller than Britain?")).toBe(false);
@@ -166,7 +172,7 @@ describe("guard text facts", () => {
   });
 
   it("sees a negation only where the other side affirms what it negates", () => {
-    const opposed = (a: string, b: string) => negatesWhatOtherAffirms(questionFacts(a), questionFacts(b));
+    const opposed = onFacts(negatesWhatOtherAffirms);
     expect(opposed("Is coffee not good for you?", "Is coffee good for you?")).toBe(true);
     expect(opposed("What foods are gluten-free?", "What foods contain gluten?")).toBe(true);
     expect(opposed("Is sugar-free gum bad for you?", "Is gum without sugar bad for you?")).toBe(false);
@@ -180,7 +186,7 @@ describe("guard text facts", () => {
   });
 
   it("reads a 'fail' or 'unable' before its 'to' as a negation of what follows", () => {
-    const opposed = (a: string, b: string) => negatesWhatOtherAffirms(questionFacts(a), questionFacts(b));
+    const opposed = onFacts(negatesWhatOtherAffirms);
     expect([...questionFacts("Why does my car fail to start?").negatedStems]).toEqual([stem("start")]);
     expect(opposed("Why won't my car start?", "Why does my car fail to start?")).toBe(false);
     expect(opposed("Why is my phone unable to connect to Wi-Fi?", "Why won't my phone connect to Wi-Fi?")).toBe(false);
@@ -210,7 +216,7 @@ describe("guard text facts", () => {
   });
 
   it("finds opposite actions in either direction, but not when both words appear on one side", () => {
-    const opposite = (a: string, b: string) => hasOppositeAction(questionFacts(a), questionFacts(b));
+    const opposite = onFacts(hasOppositeAction);
     expect(opposite("How do I install Docker?", "How do I uninstall Docker?")).toBe(true);
     expect(opposite("how to disable wifi", "how to enable wifi")).toBe(true);
     expect(opposite("Should I buy bitcoin?", "Should I sell bitcoin?")).toBe(true);
@@ -221,7 +227,7 @@ describe("guard text facts", () => {
   it("reads numbers without thousands separators, and temperatures spelled out", () => {
     expect([...questionFacts("Is 1,000 more than 999 or 1,234,567?").numbers]).toEqual(["1000", "999", "1234567"]);
     expect(conflicts(questionFacts("an IQ of 1000").numbers, questionFacts("an IQ of 1,000").numbers)).toBe(false);
-    const unnamed = (a: string, b: string) => namesUnmentioned(questionFacts(a), questionFacts(b));
+    const unnamed = onFacts(namesUnmentioned);
     for (const written of ["350°F", "350 °F", "350 degrees F"]) {
       expect(unnamed(`How long do I bake chicken at ${written}?`, "How long do I bake chicken at 350 degrees Fahrenheit?")).toBe(false);
     }
