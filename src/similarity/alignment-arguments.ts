@@ -11,6 +11,8 @@ import {
   CONTEST_VERBS,
   DETERMINERS,
   DISTANCE_WORDS,
+  ORDERING_KIN_WORDS,
+  QUESTION_OPENERS,
   INITIATED_RELATIONS,
   NAMED_CONTEST_VERBS,
   ONE_WAY_RELATION_NOUNS,
@@ -223,33 +225,97 @@ const isMutual = (word: string) => SYMMETRIC.has(word) || [word, ...lemmasOf(wor
 const TRADES_BOTH_WAYS = new Set([...BOTH_WAYS_WORDS, ...TRADING_BOTH_WAYS, ...SYMMETRIC_BEFORE_TO, ...NAMED_CONTEST_VERBS]);
 const DISTANCE = new Set(DISTANCE_WORDS);
 const ARTICLE_A = new Set(["a", "an"]);
+const ORDERING_KIN = new Set(ORDERING_KIN_WORDS);
+const QUESTION_WORD = new Set(QUESTION_OPENERS);
 
 /** Whether `word` is followed by a comma in `text`: an item of a list. */
 const listed = (word: string, text: string) =>
   new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(word)}\\s*,`, "iu").test(text);
 
+/** The most words a side may have for its phrases' trades to be looked for: a question's, not a prompt's. */
+const MAX_TRADING_WORDS = 25;
+/** How far a trade may reach into the words both sides share at its ends ("www to non-www" / "non-www to www"). */
+const TRADE_OVERLAP = 2;
+
+/** Where two phrases trade places: the phrases' words on the first side, and the words between the two. */
+interface Trade {
+  readonly first: readonly string[];
+  readonly between: readonly string[];
+  readonly second: readonly string[];
+}
+
+const sameOrArticle = (x: string, y: string) => x === y || (ARTICLE_A.has(x) && ARTICLE_A.has(y));
+
+/** Two single words trade places, perhaps in another form ("cups" ... "a quart" / "quarts" ... "a cup"). */
+function wordsTraded(a: readonly string[], b: readonly string[], sameWord: (x: string, y: string) => boolean): Trade | undefined {
+  const differing = a.flatMap((word, i) => (sameOrArticle(word, b[i]) ? [] : [i]));
+  if (differing.length !== 2) return undefined;
+  const [i, j] = differing;
+  // Words that only changed their form in place traded nothing ("sight" / "sights").
+  const traded = sameWord(a[i], b[j]) && sameWord(a[j], b[i]) && !sameWord(a[i], b[i]);
+  return traded ? { first: [a[i]], between: a.slice(i + 1, j), second: [a[j]] } : undefined;
+}
+
 /**
- * Whether two words trade places, every other word the same and in the same order: "Are cats afraid of tigers?" /
- * "Are tigers afraid of cats?", "What time is it in Sydney when it's noon in London?" / "... in London when it's
- * noon in Sydney?", "Why does my dishwasher drain but not fill?" / "... fill but not drain?". Not side by side
- * ("Python 3" / "3 Python" says nothing), nor in a list ("Google, Apple, Microsoft"), nor around a word that lets them
- * trade places ("tea or coffee", "Python vs Java", "Is Paris close to London?", "Can a pit bull beat a wolf?",
- * "Brazil play Germany", "7 times 8") or a relation's noun that holds both ways ("Is Mario the brother of Luigi?";
- * "the father of" is one way: swapsArguments reads it), nor in a text that asks a distance ("How far is Paris from
- * London?"). The two words may trade places in another form ("How many cups are in a quart?" / "How many quarts are
- * in a cup?"; `sameWord` tells), and "a" and "an" are one word. `a` and `b` are the sides' words, `textA` the first
- * side's text.
+ * Two phrases of the very same words, three or more in all, trade places around the same words ("New York ... London"
+ * / "London ... New York", "a client ... an independent contractor" / "an independent contractor ... a client"): the
+ * first side reads P X M Y S where the second reads P Y M X S. Trading keeps every word, so sides whose words differ
+ * are passed at once; the phrases start where the sides part or up to TRADE_OVERLAP words before, and end likewise.
+ */
+function phrasesTraded(a: readonly string[], b: readonly string[]): Trade | undefined {
+  const n = a.length;
+  const key = (word: string) => (ARTICLE_A.has(word) ? "a" : word);
+  if (n > MAX_TRADING_WORDS || a.map(key).sort().join(" ") !== b.map(key).sort().join(" ")) return undefined;
+  let prefix = 0;
+  while (prefix < n && sameOrArticle(a[prefix], b[prefix])) prefix++;
+  if (prefix === n) return undefined;
+  let suffix = 0;
+  while (suffix < n - prefix && sameOrArticle(a[n - 1 - suffix], b[n - 1 - suffix])) suffix++;
+  const agree = (from: number, to: number, length: number) => {
+    for (let k = 0; k < length; k++) if (!sameOrArticle(a[from + k], b[to + k])) return false;
+    return true;
+  };
+  // X from `start`, Y up to `end`, M between; three words or more in X and Y (two single words are wordsTraded's).
+  for (let start = Math.max(0, prefix - TRADE_OVERLAP); start <= prefix; start++) {
+    for (let end = n - suffix; end <= Math.min(n, n - suffix + TRADE_OVERLAP); end++) {
+      for (let x = 1; start + x + 2 <= end; x++) {
+        for (let y = Math.max(1, 3 - x); start + x + y < end; y++) {
+          const middle = end - start - x - y;
+          if (agree(end - y, start, y) && agree(start + x, start + y, middle) && agree(start, start + y + middle, x)) {
+            return { first: a.slice(start, start + x), between: a.slice(start + x, end - y), second: a.slice(end - y, end) };
+          }
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Whether two words or phrases trade places, every other word the same and in the same order: "Are cats afraid of
+ * tigers?" / "Are tigers afraid of cats?", "What time is it in Sydney when it's noon in London?" / "... in London when
+ * it's noon in Sydney?", "Why does my dishwasher drain but not fill?" / "... fill but not drain?", "Is New York ahead
+ * of London?" / "Is London ahead of New York?". Not side by side ("Python 3" / "3 Python" says nothing), nor in a list
+ * ("Google, Apple, Microsoft"), nor around a word that lets them trade places ("tea or coffee", "Python vs Java", "Is
+ * Paris close to London?", "Can a pit bull beat a wolf?", "Brazil play Germany", "7 times 8") or a relation's noun that
+ * holds both ways ("Is Mario the brother of Luigi?"; "the father of" is one way: swapsArguments reads it), nor in a
+ * text that asks a distance ("How far is Paris from London?"). Two single words may trade places in another form
+ * ("How many cups are in a quart?" / "How many quarts are in a cup?"; `sameWord` tells), and "a" and "an" are one
+ * word. `a` and `b` are the sides' words, `textA` the first side's text.
  */
 export function placesTraded(a: readonly string[], b: readonly string[], textA: string, sameWord: (x: string, y: string) => boolean): boolean {
   if (a.length !== b.length) return false;
-  const differing = a.flatMap((word, i) => (word === b[i] || (ARTICLE_A.has(word) && ARTICLE_A.has(b[i])) ? [] : [i]));
-  if (differing.length !== 2) return false;
-  const [i, j] = differing;
-  const between = a.slice(i + 1, j);
-  // Words that only changed their form in place traded nothing ("sight" / "sights").
-  const traded = sameWord(a[i], b[j]) && sameWord(a[j], b[i]) && !sameWord(a[i], b[i]);
-  if (!traded || between.length === 0 || listed(a[i], textA) || a.some((word) => DISTANCE.has(word))) return false;
-  const relation = (k: number) => between[k + 1] === "of" && ARTICLE.has(between[k - 1]) && ![between[k], ...lemmasOf(between[k])].some((lemma) => ONE_WAY_RELATION.has(lemma));
+  const trade = wordsTraded(a, b, sameWord) ?? phrasesTraded(a, b);
+  if (trade === undefined) return false;
+  const { first, between, second } = trade;
+  if (between.length === 0 || listed(first[first.length - 1], textA) || a.some((word) => DISTANCE.has(word))) return false;
+  // A question word that moved asks the same ("How old is Tom Cruise?" / "Tom Cruise is how old?").
+  if ([...first, ...second].some((word) => QUESTION_WORD.has(word))) return false;
+  // A relation's noun after "the" or "a", or after one word more ("a good friend of"), unless it orders ("the older brother of").
+  const relation = (k: number) =>
+    between[k + 1] === "of" &&
+    (ARTICLE.has(between[k - 1]) || (ARTICLE.has(between[k - 2]) && !ORDERING_KIN.has(between[k - 1]))) &&
+    ![between[k], ...lemmasOf(between[k])].some((lemma) => ONE_WAY_RELATION.has(lemma));
   return !between.some((word, k) => TRADES_BOTH_WAYS.has(word) || isMutual(word) || relation(k));
 }
 

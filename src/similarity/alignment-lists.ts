@@ -16,7 +16,7 @@ import {
 } from "./alignment-answer-kind.js";
 import { NOT_A_MODEL, NOT_BEFORE_A_LETTER, NUMBERED_NOUNS, SIGN_WORDS } from "./alignment-models.js";
 import { AMBIGUOUS_NUMBER_WORDS, COUNTED_TIMES, DENOMINATORS, ORDINALS, SCALES, TENS, UNITS } from "./alignment-numbers.js";
-import { RELATIVE_DAYS, RELATIVE_TIME_NOUNS, RELATIVE_TIME_WORDS } from "./alignment-relative-time.js";
+import { DAYS_OF_THE_WEEK, PARTS_OF_A_DAY, RELATIVE_DAYS, RELATIVE_TIME_NOUNS, RELATIVE_TIME_WORDS, SPAN_NAMES } from "./alignment-relative-time.js";
 import { SCOPE_LISTS } from "./alignment-scope.js";
 import { AFTER_SECOND, BEFORE_ABBREVIATION, UNIT_ABBREVIATIONS, UNIT_COMPOUNDS, UNIT_NAMES, UNIT_QUALIFIERS, UNIT_SIGNS } from "./alignment-units.js";
 import { GUARD_LISTS } from "./guard-text.js";
@@ -226,10 +226,17 @@ export const BOTH_WAYS_WORDS: readonly string[] = [
  */
 export const TRADING_BOTH_WAYS: readonly string[] = [
   "and", "vs", "versus", "between", "with", "nor", "both", "as", "times", "plus", "multiplied", "percent", "synonym", "synonyms",
+  "while", "alongside", "together",
 ];
 
-/** Words anywhere in a text that let two words trade places: a distance ("How far is Paris from London?", "within walking distance of"). */
-export const DISTANCE_WORDS: readonly string[] = ["far", "distance", "distances"];
+/**
+ * Words anywhere in a text that let two words trade places: a distance ("How far is Paris from London?", "within walking
+ * distance of", "How many miles is it from Los Angeles to San Francisco?").
+ */
+export const DISTANCE_WORDS: readonly string[] = ["far", "distance", "distances", "mile", "miles", "km", "kilometer", "kilometers", "kilometre", "kilometres"];
+
+/** Before a relation's noun, words that make it one way: "the older brother of" is not "the younger brother of". */
+export const ORDERING_KIN_WORDS: readonly string[] = ["older", "oldest", "younger", "youngest", "elder", "eldest", "big", "little"];
 
 /**
  * Relations before "to" that hold both ways, so a clause's subject and the word after "to" may trade places: "Is Los
@@ -318,7 +325,7 @@ export const CLAUSE_ADVERBS: readonly string[] =
 export const ONE_WAY_RELATION_NOUNS: readonly string[] = (
   "father mother parent son daughter child grandfather grandmother grandparent grandson granddaughter grandchild " +
   "uncle aunt nephew niece ancestor descendant husband wife owner boss employer employee teacher student mentor " +
-  "creator founder author inventor capital subsidiary successor predecessor"
+  "creator founder author inventor capital subsidiary successor predecessor factor multiple divisor subset superset subclass superclass"
 ).split(" ");
 
 /** What tells a past event before a clause's first argument: "Did Ali defeat Foreman?", "Was Foreman defeated by Ali?". */
@@ -439,6 +446,16 @@ export const FRACTION_WORDS: readonly string[] = ["half", "halves", "halve", "qu
 /** Words before a noun that count it as one ("a cake" is not "two cakes"). */
 export const ONE_OF_WORDS: readonly string[] = ["a", "an", "one", "single"];
 
+/** Words that join two counts into a range ("2 or 3 eggs", "2 to 3 cups"): neither count is meant alone. */
+export const COUNT_RANGE_WORDS: readonly string[] = ["or", "to"];
+
+/**
+ * Amounts given without a number ("a few eggs", "a couple of beers", "several days"), with the counts each may stand
+ * for, least and most: against a count of the same thing outside them on the other side ("a dozen eggs", "12 eggs")
+ * they ask about another amount; "a few eggs" / "3 eggs" may ask the same.
+ */
+export const VAGUE_AMOUNT_WORDS: Readonly<Record<string, readonly [number, number]>> = { few: [2, 4], couple: [2, 2], several: [3, 7], handful: [3, 6] };
+
 /** Words that open a noun phrase: an argument of a verb ("a landlord", "my tenant"). */
 export const DETERMINERS: readonly string[] = ["a", "an", "the", "my", "your", "his", "her", "our", "their", "its"];
 
@@ -554,6 +571,7 @@ export const ALIGNMENT_LISTS = {
   bothWays: BOTH_WAYS_WORDS,
   tradingBothWays: TRADING_BOTH_WAYS,
   distanceWords: DISTANCE_WORDS,
+  orderingKin: ORDERING_KIN_WORDS,
   symmetric: SYMMETRIC_WORDS,
   symmetricBeforeTo: SYMMETRIC_BEFORE_TO,
   thirdTerm: THIRD_TERM_WORDS,
@@ -582,6 +600,8 @@ export const ALIGNMENT_LISTS = {
   diminishing: DIMINISHING_WORDS,
   fractions: FRACTION_WORDS,
   oneOf: ONE_OF_WORDS,
+  vagueAmounts: VAGUE_AMOUNT_WORDS,
+  countRanges: COUNT_RANGE_WORDS,
   determiners: DETERMINERS,
   notAModel: NOT_A_MODEL,
   numberedNouns: NUMBERED_NOUNS,
@@ -607,7 +627,7 @@ export const ALIGNMENT_LISTS = {
   denominators: DENOMINATORS,
   ambiguousNumbers: [...AMBIGUOUS_NUMBER_WORDS],
   countedTimes: [...COUNTED_TIMES],
-  relativeTime: { words: RELATIVE_TIME_WORDS, days: RELATIVE_DAYS, nouns: RELATIVE_TIME_NOUNS },
+  relativeTime: { words: RELATIVE_TIME_WORDS, days: RELATIVE_DAYS, nouns: RELATIVE_TIME_NOUNS, dayParts: PARTS_OF_A_DAY, weekdays: DAYS_OF_THE_WEEK, spanNames: SPAN_NAMES },
   unitNames: UNIT_NAMES,
   unitAbbreviations: UNIT_ABBREVIATIONS,
   beforeAbbreviation: BEFORE_ABBREVIATION,

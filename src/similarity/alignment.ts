@@ -15,6 +15,7 @@ import {
   COMPOUNDS,
   CONVERTING_BEFORE_INTO,
   DETERMINERS,
+  COUNT_RANGE_WORDS,
   DIMINISHING_WORDS,
   DIRECTION_WORDS,
   EST_WORDS,
@@ -52,13 +53,14 @@ import {
   TOWARD_WORDS,
   UNLINKED_OPPOSITES,
   UNLINKED_SYNONYMS,
+  VAGUE_AMOUNT_WORDS,
   WEAK_WORDS,
   WHOLE_WORDS,
   YEAR_PREPOSITIONS,
 } from "./alignment-lists.js";
 import { answerKindsDiffer, questionPhraseOf, type QuestionPhrase } from "./alignment-answer-kind.js";
 import { modelsDiffer, modelsOf, type Models } from "./alignment-models.js";
-import { againstOneOfTime, cardinal, digitFractions, numberRun, numbersDiffer, withoutThousands, wordNumbers } from "./alignment-numbers.js";
+import { againstOneOfTime, cardinal, digitFractions, numberRun, numbersDiffer, ORDINALS, withoutThousands, wordNumbers } from "./alignment-numbers.js";
 import { clausesOf, namesOf, placesTraded, swapsArguments, type Clause } from "./alignment-arguments.js";
 import { asksOtherRole } from "./alignment-question-role.js";
 import { onlyTimesLeft, relativeTimesDiffer, relativeTimesOf } from "./alignment-relative-time.js";
@@ -109,6 +111,7 @@ const THIRD_TERM = new Set(THIRD_TERM_WORDS);
 const PRAISE = new Set(PRAISE_SUPERLATIVES);
 const FRACTIONS = new Set(FRACTION_WORDS);
 const ONE_OF = new Set(ONE_OF_WORDS);
+const COUNT_RANGE = new Set(COUNT_RANGE_WORDS);
 const DETERMINER = new Set(DETERMINERS);
 const TOWARD = new Set(TOWARD_WORDS);
 const YEAR_BEFORE = new Set(YEAR_PREPOSITIONS);
@@ -699,6 +702,41 @@ function countsSeveralOfOne(x: Side, y: Side): boolean {
   });
 }
 
+/**
+ * Whether `x` counts a thing ("a dozen eggs", "12 eggs") that `y`, naming no number, gives a vague amount of that the
+ * count lies outside ("a few eggs"; "a couple of beers" against any count but two). Not an ordinal ("my first few
+ * customers" / "my first customers"), nor a count in a range ("2 or 3 eggs").
+ */
+function countsVagueAmount(x: Side, y: Side): boolean {
+  if (y.numbers.size > 0) return false;
+  const vague = y.words.flatMap((word, m) => (Object.hasOwn(VAGUE_AMOUNT_WORDS, word) ? [{ range: VAGUE_AMOUNT_WORDS[word], thing: thingCounted(y, m + 1) }] : []));
+  if (vague.length === 0) return false;
+  for (let i = 0; i < x.words.length; i++) {
+    const run = countAt(x.words, i);
+    if (!run) continue;
+    const ranged = COUNT_RANGE.has(x.words[i - 1]) || COUNT_RANGE.has(x.words[run.end]) || countAt(x.words, run.end) !== undefined;
+    const counted = Object.hasOwn(ORDINALS, x.words[i]) || ranged ? undefined : thingCounted(x, run.end);
+    const outside = ([least, most]: readonly [number, number]) => run.value < least || run.value > most;
+    if (counted !== undefined && vague.some(({ range, thing }) => thing === counted && outside(range))) return true;
+    i = run.end - 1;
+  }
+  return false;
+}
+
+/**
+ * The thing counted from `from` on, by stem: the last of the first run of content words within NOUN_REACH, "of" passed
+ * over first ("a couple of beers", "a few large eggs", "a few slices of bread": "slices").
+ */
+function thingCounted(s: Side, from: number): string | undefined {
+  const start = s.words[from] === "of" ? from + 1 : from;
+  const window = s.words.slice(start, start + NOUN_REACH);
+  const first = window.findIndex((word) => s.content.includes(word));
+  if (first < 0) return undefined;
+  let last = first;
+  while (last + 1 < window.length && s.content.includes(window[last + 1])) last++;
+  return stem(window[last]);
+}
+
 /** Words between a fraction and what it takes a part of ("half of a cup", "twice the dose"). */
 const FRACTION_LINKS = new Set(["of", "a", "an", "the"]);
 
@@ -717,9 +755,9 @@ function takesFractionOf(s: Side, isMatched: (k: number) => boolean): boolean {
   });
 }
 
-/** Several against one, or (neither naming a number) a part or a multiple of a shared thing against none. */
+/** Several against one, a count against a vague amount, or (neither naming a number) a part or a multiple of a shared thing against none. */
 function quantityDiffers(a: Side, b: Side, matchedA: (k: number) => boolean, matchedB: (k: number) => boolean): boolean {
-  if (countsSeveralOfOne(a, b) || countsSeveralOfOne(b, a)) return true;
+  if (countsSeveralOfOne(a, b) || countsSeveralOfOne(b, a) || countsVagueAmount(a, b) || countsVagueAmount(b, a)) return true;
   return a.numbers.size + b.numbers.size === 0 && takesFractionOf(a, matchedA) !== takesFractionOf(b, matchedB);
 }
 

@@ -135,6 +135,20 @@ describe("aligning two questions", () => {
     ["What time is it in Sydney when it's noon in London?", "What time is it in London when it's noon in Sydney?", "placesTraded"],
     ["Why does my dishwasher drain but not fill?", "Why does my dishwasher fill but not drain?", "placesTraded"],
     ["How many cups are in a quart?", "How many quarts are in a cup?", "placesTraded"],
+    // Phrases of several words trading places, numbers too, and a one-way relation's noun between them.
+    ["Is New York ahead of London in time?", "Is London ahead of New York in time?", "placesTraded"],
+    ["What tax forms does a client send to an independent contractor?", "What tax forms does an independent contractor send to a client?", "placesTraded"],
+    ["How do I redirect www to non-www in Nginx?", "How do I redirect non-www to www in Nginx?", "placesTraded"],
+    ["Can I roll over my 401(k) into a Roth IRA?", "Can I roll over my Roth IRA into a 401(k)?", "placesTraded"],
+    ["Is 5 a factor of 20?", "Is 20 a factor of 5?", "placesTraded"],
+    // A vague amount against a count of the same thing outside what it may stand for; "a couple" against any count but two.
+    ["Is it bad to eat a few eggs a week?", "Is it bad to eat a dozen eggs a week?", "quantity"],
+    ["What are the effects of drinking a couple of beers a night?", "What are the effects of drinking 6 beers a night?", "quantity"],
+    ["Can I cook an omelette with a few large eggs?", "Can I cook an omelette with 8 eggs?", "quantity"],
+    // Times from now in other spans: a day against a week.
+    ["How do I see my Chrome history from yesterday?", "How do I see my Chrome history from last week?", "relativeTime"],
+    // A relation's noun after one word more, when it orders.
+    ["Is Mario the older brother of Luigi?", "Is Luigi the older brother of Mario?", "placesTraded"],
     ["Is Spanish the only official language in Spain?", "Is Spanish an official language in Spain?", "scope"],
     ["How do I paint a room's ceiling?", "How do I paint an entire room?", "scope"],
     ["How do I back up my entire hard drive?", "How do I back up a single folder on my hard drive?", "scope"],
@@ -713,6 +727,23 @@ describe("aligning two questions", () => {
     ["Is tea as healthy as coffee?", "Is coffee as healthy as tea?", "placesTraded"],
     ["My dad lost his sight after surgery, can he recover his sight?", "My dad lost his sights after surgery, can he recover his sights?", "placesTraded"],
     ["Sort these: éclair, cake, pie, tart", "Sort these: pie, cake, éclair, tart", "placesTraded"],
+    ["What is the difference between a cat and a dog?", "What is the difference between a dog and a cat?", "placesTraded"],
+    ["How much is a flight from London to Paris?", "How much is a flight to Paris from London?", "placesTraded"],
+    ["Is Mario the brother of Luigi?", "Is Luigi the brother of Mario?", "placesTraded"],
+    ["How do I do it when I do it?", "How do I do it when I do it?", "placesTraded"],
+    ["Is it bad to drink two beers a night?", "Is it bad to drink a couple of beers a night?", "quantity"],
+    ["Can I freeze a few slices of bread?", "Can I freeze 2 loaves of bread?", "quantity"],
+    ["Is it bad to eat a few eggs a day?", "Is it bad to eat 3 eggs a day?", "quantity"],
+    ["Is it bad to drink a couple of beers a night?", "Is it bad to drink one or two beers a night?", "quantity"],
+    ["How do I get my first few customers?", "How do I get my first customers?", "quantity"],
+    ["What was the weather like yesterday?", "What was the weather like last night?", "relativeTime"],
+    ["What are you doing next Monday?", "What are you doing on Monday next week?", "relativeTime"],
+    ["What courses should I take this semester?", "What courses should I take this term?", "relativeTime"],
+    ["Is Bill Gates a good friend of Warren Buffett?", "Is Warren Buffett a good friend of Bill Gates?", "placesTraded"],
+    ["How many miles is it from Los Angeles to San Francisco?", "How many miles is it from San Francisco to Los Angeles?", "placesTraded"],
+    ["How old is Tom Cruise?", "Tom Cruise is how old?", "placesTraded"],
+    ["Can I listen to music while I study?", "Can I study while I listen to music?", "placesTraded"],
+    ["Does a dog like dogs?", "Does a dogs like dog?", "placesTraded"],
   ] as const)("does not read %j / %j as %s", (a, b, veto) => {
     expect(alignQuestions(a, b)[veto]).toBe(false);
   });
