@@ -298,8 +298,9 @@ function phrasesTraded(a: readonly string[], b: readonly string[]): Trade | unde
  * of London?" / "Is London ahead of New York?". Not side by side ("Python 3" / "3 Python" says nothing), nor in a list
  * ("Google, Apple, Microsoft"), nor around a word that lets them trade places ("tea or coffee", "Python vs Java", "Is
  * Paris close to London?", "Can a pit bull beat a wolf?", "Brazil play Germany", "7 times 8") or a relation's noun that
- * holds both ways ("Is Mario the brother of Luigi?"; "the father of" is one way: swapsArguments reads it), nor in a
- * text that asks a distance ("How far is Paris from London?"). Two single words may trade places in another form
+ * holds both ways ("Is Mario the brother of Luigi?", "a good friend of"; "the father of" and "the older brother of"
+ * are one way), nor where a question word moved ("How old is Tom Cruise?" / "Tom Cruise is how old?"), nor in a text
+ * that asks a distance ("How far is Paris from London?", "How many miles ..."). Two single words may trade places in another form
  * ("How many cups are in a quart?" / "How many quarts are in a cup?"; `sameWord` tells), and "a" and "an" are one
  * word. `a` and `b` are the sides' words, `textA` the first side's text.
  */

@@ -247,9 +247,9 @@ export interface Alignment extends Readonly<Record<AlignmentVeto, boolean>> {
    */
   readonly ownerSwap: boolean;
   /**
-   * Two words trade places, every other word the same and in order, around no word that lets them ("Are cats afraid of
-   * tigers?" / "Are tigers afraid of cats?"; see placesTraded in alignment-arguments.ts), and neither side reads
-   * its values both ways ("compare", "or", ...).
+   * Two words or phrases trade places, every other word the same and in order, around no word that lets them ("Are cats
+   * afraid of tigers?" / "Are tigers afraid of cats?", "Is New York ahead of London?" / "Is London ahead of New York?";
+   * see placesTraded in alignment-arguments.ts), and neither side reads its values both ways ("compare", "or", ...).
    */
   readonly placesTraded: boolean;
 }
