@@ -174,6 +174,12 @@ export function unitNamed(word: string): string | undefined {
   return unitOf(word) ?? own(MEASURE_ABBREVIATIONS, word) ?? (code === undefined || MEASURE_UNITS.has(code) ? undefined : code);
 }
 
+/** The unit of a number and a unit written as one word ("10kg", "5km", "50mg", "8GB"), or undefined. */
+function gluedUnit(word: string): string | undefined {
+  const letters = /^\d+(?:[.,]\d+)?([a-z]+)$/.exec(word)?.[1];
+  return letters === undefined ? undefined : (own(UNIT_ABBREVIATIONS, letters) ?? unitOf(letters));
+}
+
 /** The units of the signs written against a number ("€50", "30 °C"). */
 const signUnits = (text: string) => new Set([...text.matchAll(SIGN)].map(([sign]) => UNIT_SIGNS[sign.toLowerCase().replace(/\s+/g, "")]));
 
@@ -186,14 +192,14 @@ const UNIT_QUALIFIER = new Set(UNIT_QUALIFIERS);
 
 /**
  * The units a question counts: a sign against a number ("$100"), a unit just after a number, in digits or words,
- * or after its "degrees" or a currency's country ("1 inch in cm": inch; "30 degrees Celsius": celsius; "one US
+ * or written as one word with it ("10kg"), or after its "degrees" or a currency's country ("1 inch in cm": inch; "30 degrees Celsius": celsius; "one US
  * dollar": dollar).
  */
 export function countedUnitsOf(text: string, words: readonly string[]): Set<string> {
   const counted = signUnits(text);
   words.forEach((word, i) => {
     const counts = isCount(words[i - 1]) || (UNIT_QUALIFIER.has(words[i - 1]) && isCount(words[i - 2]));
-    const unit = counts ? (own(UNIT_ABBREVIATIONS, word) ?? unitOf(word)) : undefined;
+    const unit = (counts ? (own(UNIT_ABBREVIATIONS, word) ?? unitOf(word)) : undefined) ?? gluedUnit(word);
     if (unit !== undefined) counted.add(unit);
   });
   return counted;
@@ -208,6 +214,8 @@ export function unitsOf(text: string, words: readonly string[]): Set<string> {
   for (const [, compound] of text.matchAll(COMPOUND)) UNIT_COMPOUNDS[compound.toLowerCase().replace(/\s+/g, "")].forEach((unit) => units.add(unit));
   for (const unit of signUnits(text)) units.add(unit);
   words.forEach((word, i) => {
+    const glued = gluedUnit(word);
+    if (glued !== undefined) units.add(glued);
     const abbreviation = own(UNIT_ABBREVIATIONS, word);
     if (abbreviation !== undefined && (isNumber(words[i - 1]) || BEFORE_ABBREVIATION.includes(words[i - 1]))) units.add(abbreviation);
     const unit = unitOf(word);

@@ -147,6 +147,9 @@ describe("aligning two questions", () => {
     ["Can I cook an omelette with a few large eggs?", "Can I cook an omelette with 8 eggs?", "quantity"],
     // Times from now in other spans: a day against a week.
     ["How do I see my Chrome history from yesterday?", "How do I see my Chrome history from last week?", "relativeTime"],
+    // A number and its unit written as one word.
+    ["Is 10kg heavy for a backpack?", "Is 10lb heavy for a backpack?", "unitMismatch"],
+    ["How long is a 10km race?", "How long is a 10 mile race?", "unitMismatch"],
     // A relation's noun after one word more, when it orders.
     ["Is Mario the older brother of Luigi?", "Is Luigi the older brother of Mario?", "placesTraded"],
     ["Is Spanish the only official language in Spain?", "Is Spanish an official language in Spain?", "scope"],
@@ -744,6 +747,9 @@ describe("aligning two questions", () => {
     ["How old is Tom Cruise?", "Tom Cruise is how old?", "placesTraded"],
     ["Can I listen to music while I study?", "Can I study while I listen to music?", "placesTraded"],
     ["Does a dog like dogs?", "Does a dogs like dog?", "placesTraded"],
+    ["Is 10kg heavy for a backpack?", "Is 10 kg heavy for a backpack?", "unitMismatch"],
+    ["Is 8GB of RAM enough?", "Is 8 GB of RAM enough?", "unitMismatch"],
+    ["Is 4G faster than LTE?", "Is 4G faster than 5G?", "unitMismatch"],
   ] as const)("does not read %j / %j as %s", (a, b, veto) => {
     expect(alignQuestions(a, b)[veto]).toBe(false);
   });
