@@ -702,6 +702,8 @@ function countsSeveralOfOne(x: Side, y: Side): boolean {
   });
 }
 
+const outsideRange = (value: number, [least, most]: readonly [number, number]) => value < least || value > most;
+
 /**
  * Whether `x` counts a thing ("a dozen eggs", "12 eggs") that `y`, naming no number, gives a vague amount of that the
  * count lies outside ("a few eggs"; "a couple of beers" against any count but two). Not an ordinal ("my first few
@@ -716,8 +718,7 @@ function countsVagueAmount(x: Side, y: Side): boolean {
     if (!run) continue;
     const ranged = COUNT_RANGE.has(x.words[i - 1]) || COUNT_RANGE.has(x.words[run.end]) || countAt(x.words, run.end) !== undefined;
     const counted = Object.hasOwn(ORDINALS, x.words[i]) || ranged ? undefined : thingCounted(x, run.end);
-    const outside = ([least, most]: readonly [number, number]) => run.value < least || run.value > most;
-    if (counted !== undefined && vague.some(({ range, thing }) => thing === counted && outside(range))) return true;
+    if (counted !== undefined && vague.some(({ range, thing }) => thing === counted && outsideRange(run.value, range))) return true;
     i = run.end - 1;
   }
   return false;
