@@ -3,6 +3,8 @@
  * --dir (written by scale.ts), then memory, save, load (and view), search latency and recall@1 against exact top-1.
  *   tsx bench/scale-variant.ts --dir <folder> --index usearch-i8 [--expansion-search 128] [--also-expansion-search 512,1024]
  *     [--connectivity 32] [--expansion-add 256] [--json out.json]
+ * An index name ending in "-thread" (usearch-i8-thread) runs the usearch index in its own thread (ThreadedUsearchIndex).
+ * While building, a search every PROBE_EVERY_MS measures how long a request that needs the index waits.
  * --also-expansion-search (usearch): the saved index opened memory-mapped again at each of these candidate list
  * sizes, for recall and latency without building it again. --connectivity and --expansion-add (usearch) shape the
  * graph while building.
@@ -12,6 +14,7 @@ import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { VectorIndex } from "../src/core/contracts/vector-index.js";
 import { HnswIndex } from "../src/stores/vector/hnsw.js";
+import { ThreadedUsearchIndex } from "../src/stores/vector/threaded-usearch-index.js";
 import { UsearchIndex, type UsearchQuantization } from "../src/stores/vector/usearch-index.js";
 import { parseArgs } from "./lib/args.js";
 import { measure, memoryDelta, memorySnapshot, secondsSince } from "./lib/measure.js";
@@ -35,6 +38,11 @@ export interface ScaleResult {
   buildRowsPerSecond: number;
   /** The event loop's longest wait while building: how long a server's other requests could stall. */
   buildStallMaxMs: number;
+  /** A search started every PROBE_EVERY_MS while building: its wall time from the timer's due time, p50 and max. */
+  searchWhileBuildingP50Ms: number;
+  searchWhileBuildingMaxMs: number;
+  /** The event loop's longest wait while the saved index loads. */
+  loadStallMaxMs: number;
   rssPerEntry: number;
   fileBytesPerEntry: number;
   saveSeconds: number;
@@ -60,6 +68,8 @@ export interface ScaleResult {
 
 const BATCH = 1000;
 const TOP_K = 5;
+/** Seldom enough that the probes' own searches take ~2% of the build at a million entries. */
+const PROBE_EVERY_MS = 50;
 
 const args = parseArgs();
 const dir = args.value("dir");
@@ -90,8 +100,46 @@ rmSync(indexDir, { recursive: true, force: true });
 
 function create(view = false, searchList = expansionSearch): VectorIndex {
   if (variant === "hnswlib") return new HnswIndex({ dimension: DIMENSION, path: indexDir });
-  const quantization = variant.replace(/^usearch-/, "") as UsearchQuantization;
-  return new UsearchIndex({ dimension: DIMENSION, path: indexDir, quantization, expansionSearch: searchList, connectivity, expansionAdd, view });
+  const threaded = variant.endsWith("-thread");
+  const quantization = variant.replace(/^usearch-/, "").replace(/-thread$/, "") as UsearchQuantization;
+  const options = { dimension: DIMENSION, path: indexDir, quantization, expansionSearch: searchList, connectivity, expansionAdd, view };
+  return threaded ? new ThreadedUsearchIndex(options) : new UsearchIndex(options);
+}
+
+/** Searches `target` every PROBE_EVERY_MS until stopped; each wait counts from when its timer was due. */
+function probeSearches(target: VectorIndex): { stop(): Promise<number[]> } {
+  const waits: number[] = [];
+  let stopped = false;
+  const running = new Set<Promise<unknown>>();
+  let sent = 0;
+  // Node schedules an interval's next run from when its callback ran: that run was due PROBE_EVERY_MS later.
+  let lastRun = performance.now();
+  const timer = setInterval(() => {
+    if (stopped) return;
+    const start = lastRun + PROBE_EVERY_MS;
+    lastRun = performance.now();
+    const probe = target.search(queries.row(sent++ % queries.count), TOP_K).then(() => waits.push(performance.now() - start));
+    running.add(probe);
+    void probe.finally(() => running.delete(probe));
+  }, PROBE_EVERY_MS);
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await Promise.all(running);
+      return waits.sort((a, b) => a - b);
+    },
+  };
+}
+
+async function loadStall(op: () => Promise<unknown>): Promise<number> {
+  const stalls = monitorEventLoopDelay({ resolution: 1 });
+  stalls.enable();
+  await op();
+  // A stall is recorded when the histogram's timer runs late: let it run once after the op.
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  stalls.disable();
+  return stalls.max / 1e6;
 }
 
 function folderBytes(path: string): number {
@@ -111,15 +159,19 @@ const buildStart = process.hrtime.bigint();
 // Resolution 1 ms: the histogram's max is a stall plus up to one resolution.
 const stalls = monitorEventLoopDelay({ resolution: 1 });
 stalls.enable();
+// Probes start once the index has an entry (an empty index answers without searching).
+let probes: ReturnType<typeof probeSearches> | undefined;
 const buildSeconds = await timed(async () => {
   for (let from = 0; from < stored.count; from += BATCH) {
     const items = [];
     for (let i = from; i < Math.min(stored.count, from + BATCH); i++) items.push({ id: i + 1, vector: stored.row(i) });
     await index.add(items);
+    probes ??= probeSearches(index);
     if (from % 100_000 === 0 && from > 0) console.error(`  ${variant}: ${from.toLocaleString("en")} rows, ${secondsSince(buildStart).toFixed(0)} s`);
   }
 });
 stalls.disable();
+const probeWaits = (await probes?.stop()) ?? [];
 const memory = memoryDelta(stored.count, before, await memorySnapshot());
 
 async function searchAll(target: VectorIndex): Promise<{ p50: number; p99: number; recall: number; recallAtK: number; errors: number[] }> {
@@ -147,7 +199,8 @@ const fileBytesPerEntry = folderBytes(indexDir) / stored.count;
 await index.close();
 
 const loaded = create();
-const loadSeconds = await timed(() => loaded.init());
+let loadSeconds = 0;
+const loadStallMaxMs = await loadStall(async () => (loadSeconds = await timed(() => loaded.init())));
 if ((await loaded.count()) !== stored.count) throw new Error(`${variant}: loaded ${await loaded.count()} of ${stored.count} entries`);
 await loaded.close();
 
@@ -179,6 +232,9 @@ const result: ScaleResult = {
   buildSeconds,
   buildRowsPerSecond: stored.count / buildSeconds,
   buildStallMaxMs: stalls.max / 1e6,
+  searchWhileBuildingP50Ms: at(probeWaits, 0.5),
+  searchWhileBuildingMaxMs: probeWaits.at(-1) ?? NaN,
+  loadStallMaxMs,
   rssPerEntry: memory.rssPerEntry,
   fileBytesPerEntry,
   saveSeconds,

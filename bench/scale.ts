@@ -5,6 +5,7 @@
  *   npm run bench:scale                          # 100,000 entries, both data sets, every index
  *   npm run bench:scale -- --entries 1000000 --data sentence --indexes usearch-f16,usearch-i8
  *   npm run bench:scale -- --entries 1000000 --data sentence --indexes usearch-i8 --connectivity 32   # a denser graph
+ *   npm run bench:scale -- --data sentence --indexes usearch-i8,usearch-i8-thread   # in process against in its own thread
  *   npm run bench:scale -- --write-docs          # also writes the table into docs/benchmarks.md
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -76,10 +77,11 @@ const rows = results.map((r) => {
     r.index,
     `${num(r.buildRowsPerSecond)}${times(r.buildRowsPerSecond, base?.buildRowsPerSecond)}`,
     num(r.buildStallMaxMs),
+    `${num(r.searchWhileBuildingP50Ms, 1)} / ${num(r.searchWhileBuildingMaxMs, 1)}`,
     `${num(r.rssPerEntry)} B${times(r.rssPerEntry, base?.rssPerEntry)}`,
     `${num(r.fileBytesPerEntry)} B`,
     num(r.saveSeconds, 2),
-    num(r.loadSeconds, 2),
+    `${num(r.loadSeconds, 2)} (${num(r.loadStallMaxMs)})`,
     r.viewSeconds === undefined ? "-" : `${num(r.viewSeconds, 3)} (${num(r.viewSearchP50Us ?? NaN)} us)`,
     `${num(r.searchP50Us)} / ${num(r.searchP99Us)}`,
     num(r.recallAt1, 3),
@@ -105,7 +107,7 @@ const block = [
     `${num(entries)} entries of 512-d unit vectors, ${num(queryCount)} near-duplicate queries (cosine 0.95 to a stored entry) at topK 5. ` +
     "Ratios in brackets are to hnswlib on the same data.",
   table(
-    ["data", "index", "build rows/s (batches of 1,000)", "longest stall while building, ms", "RSS per entry", "file per entry", "save s", "load s", "view s (search p50)", "search p50 / p99 us", "recall@1", "in top 5", "distance error p99 / max"],
+    ["data", "index", "build rows/s (batches of 1,000)", "longest stall while building, ms", "search while building p50 / max, ms", "RSS per entry", "file per entry", "save s", "load s (longest stall, ms)", "view s (search p50)", "search p50 / p99 us", "recall@1", "in top 5", "distance error p99 / max"],
     rows,
   ),
   ...alsoTable(),

@@ -27,7 +27,7 @@ const VECTOR_KEYS: Readonly<Record<string, readonly string[]>> = {
   memory: IN_PROCESS,
   // GPTCache's USearch store: connectivity, expansion_add, expansion_search, and dtype for quantization; hnswlib's
   // m, ef_construction and ef stand in for the first three (usearch is the default kind, which hnswlib was).
-  usearch: [...HNSW, "quantization", "dtype", "connectivity", "expansion_add", "expansion_search", "view"],
+  usearch: [...HNSW, "quantization", "dtype", "connectivity", "expansion_add", "expansion_search", "view", "thread"],
   "langchain-usearch": IN_PROCESS,
   milvus: [...SERVER, "secure", "user", "username", "password", "token", "api_key", "local_mode", "m", "ef_construction", "ef", "timeout_ms"],
   qdrant: [...SERVER, "https", "api_key", "m", "ef_construction", "timeout_ms"],
@@ -43,7 +43,7 @@ const VECTOR_KEYS: Readonly<Record<string, readonly string[]>> = {
 
 const POSITIVE = new Set(["dimension", "top_k", "m", "ef_construction", "ef", "initial_capacity", "max_elements", "ef_search", "ef_runtime", "pool_size", "timeout_ms", "optimize_every", "index_after", "candidates", "shards", "ready_timeout_ms", "connect_timeout_ms", "connectivity", "expansion_add", "expansion_search"]);
 const COUNTS = new Set(["read_consistency_interval", "replicas"]);
-const FLAGS = new Set(["secure", "https", "embedded", "local_mode", "view"]);
+const FLAGS = new Set(["secure", "https", "embedded", "local_mode", "view", "thread"]);
 
 /** GPTCache's spellings, and the option each is here. */
 const VECTOR_RENAMES: Readonly<Record<string, string>> = {

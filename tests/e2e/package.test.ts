@@ -140,6 +140,21 @@ console.log(JSON.stringify(hit && hit[0].text)); await cache.close();`;
     }
   }, 120_000);
 
+  it("runs the usearch index in a thread of its own from the built files, with import and with require", async () => {
+    const body = (load: string) =>
+      `const { ThreadedUsearchIndex } = ${load}; const index = new ThreadedUsearchIndex({ dimension: 2 });
+await index.init(); await index.add([{ id: 7, vector: new Float32Array([1, 0]) }]);
+console.log(JSON.stringify((await index.search(new Float32Array([1, 0]), 1))[0].id)); await index.close();`;
+    const runs = [
+      ["--input-type=module", "-e", body(`await import("${manifest.name}/stores")`)],
+      ["-e", `(async () => { ${body(`require("${manifest.name}/stores")`)} })()`],
+    ];
+    for (const args of runs) {
+      const { stdout, stderr } = await run(process.execPath, args, { cwd: project });
+      expect({ args: args.slice(0, -1), stderr, id: JSON.parse(stdout) }).toEqual({ args: args.slice(0, -1), stderr: "", id: 7 });
+    }
+  }, 60_000);
+
   it("`npx semcache` finds the linked bin", async () => {
     const { stdout } = await run("npx", ["--no", "--", "semcache", "--help"], { cwd: project });
     expect(stdout).toMatch(/^Usage: semcache <command>/);

@@ -61,6 +61,23 @@ describe.each(indexes)("%s bulk add", (_name, create) => {
     await expect(lateFlush).rejects.toThrow(/the index is closed/);
   });
 
+  it("sizes a bulk add's first slice from the last add's rate: 40 vectors take no turn after a first add", async () => {
+    const index = create();
+    await index.init();
+    const random = seededRandom(11);
+    const items = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ id: from + i, vector: randomUnitVector(DIMENSION, random) }));
+    await index.add(items(1, ROWS));
+    let turned = false;
+    // Before any add the first slice is 32 vectors, so 40 would take two slices (and a turn). At 8-d both indexes
+    // add a vector in well under 0.5 ms, the most that lets 40 fit in one slice's 20 ms.
+    const adding = index.add(items(ROWS + 1, 40));
+    setImmediate(() => (turned = true));
+    await adding;
+    expect(turned).toBe(false);
+    expect(await index.count()).toBe(ROWS + 40);
+    await index.close();
+  });
+
   it("adds a single vector without waiting for a turn", async () => {
     const index = create();
     await index.init();

@@ -6,13 +6,10 @@
  * own connection (in WAL mode a reader never waits for a writer). A ":memory:" database cannot be shared between
  * connections and has no disk to wait on, so its writes run in place.
  */
-import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
 import type { Worker } from "node:worker_threads";
-import type * as Esbuild from "esbuild";
 import { StoreError } from "../../core/errors.js";
-import { startWorker } from "../../core/worker-thread.js";
+import { startModuleWorker } from "../../core/worker-thread.js";
 import { withDeadline } from "../connection.js";
 import type { SqliteWrites } from "./sqlite-connection.js";
 import type { TableNames } from "./sqlite-schema.js";
@@ -74,28 +71,6 @@ export function inPlaceWriter(writes: SqliteWrites): SqliteWriter {
  */
 const MAX_PENDING = 1024;
 
-/** The thread module bundled as one CommonJS script, made once per process when running from the sources. */
-let bundledFromSource: string | undefined;
-
-/**
- * Starts the thread. Built, its module sits beside this file; run from the TypeScript sources (the tests, `tsx`
- * scripts) there is no .js file, so esbuild (a devDependency) bundles the .ts module into a script first.
- */
-function startThread(workerData: WriterThreadData): Worker {
-  const built = new URL("./sqlite-writer-thread.js", import.meta.url);
-  if (existsSync(fileURLToPath(built))) return startWorker(built, { workerData });
-  bundledFromSource ??= bundleFromSource(fileURLToPath(new URL("./sqlite-writer-thread.ts", import.meta.url)));
-  return startWorker(bundledFromSource, { eval: true, workerData });
-}
-
-function bundleFromSource(entry: string): string {
-  const esbuild = createRequire(import.meta.url)("esbuild") as typeof Esbuild;
-  const { outputFiles } = esbuild.buildSync({
-    entryPoints: [entry], bundle: true, write: false, format: "cjs", platform: "node", target: "node20", external: ["better-sqlite3"],
-  });
-  return outputFiles[0].text;
-}
-
 interface Pending {
   resolve(value: unknown): void;
   reject(error: Error): void;
@@ -122,7 +97,7 @@ class WriterThread {
   private gone?: Error;
 
   constructor(data: WriterThreadData, onExit: (thread: WriterThread) => void) {
-    this.worker = startThread(data);
+    this.worker = startModuleWorker(new URL("./sqlite-writer-thread.js", import.meta.url), ["better-sqlite3"], { workerData: data });
     this.ready = new Promise<void>((resolve, reject) => this.waiting.set(0, { resolve: () => resolve(), reject }));
     // A thread that could not set the database up is of no use: it stops, and the next write starts another.
     this.ready.catch(() => void this.worker.terminate());

@@ -5,6 +5,7 @@
  */
 import { DimensionMismatchError, StoreError, ValidationError } from "../../core/errors.js";
 import { integerAtLeast } from "../../core/validation.js";
+import { Lazy } from "../connection.js";
 import { lockFolder, type FolderLock } from "../data-dir-lock.js";
 import { readSnapshot, writeSnapshot } from "./snapshot.js";
 import type { VectorIndexCapabilities } from "../../core/contracts/vector-index.js";
@@ -21,7 +22,7 @@ export interface IndexManifest {
  * (docs/benchmarks.md, "A million entries": the longest stall while building).
  */
 export const ADD_TURN_BUDGET_MS = 20;
-/** Vectors in a bulk add's first slice, before the rate is known. */
+/** Vectors in the first bulk add's first slice, before the rate is known. */
 const FIRST_SLICE = 32;
 
 export interface FileBackedIndexSetup {
@@ -33,6 +34,23 @@ export interface FileBackedIndexSetup {
   path?: string;
   /** The largest id the native index can hold. */
   idLimit: number;
+}
+
+/**
+ * Checks an add's ids and vectors, in order, for an index of `dimension` (0: not known yet); returns the dimension
+ * they have (the first vector's when not known). `label` names the index in the errors.
+ */
+export function checkItems(
+  items: ReadonlyArray<{ id: number; vector: Float32Array }>,
+  dimension: number,
+  check: { label: string; idLimit: number; isId: (id: number) => boolean },
+): number {
+  const expected = dimension || items[0].vector.length;
+  for (const { id, vector } of items) {
+    if (!check.isId(id)) throw new ValidationError(`${check.label}: ids must be integers in [0, ${check.idLimit}], got ${id}`);
+    if (vector.length !== expected) throw new DimensionMismatchError(expected, vector.length);
+  }
+  return expected;
 }
 
 export abstract class FileBackedIndex<Lib, Meta extends IndexManifest> {
@@ -47,8 +65,10 @@ export abstract class FileBackedIndex<Lib, Meta extends IndexManifest> {
   /** Changes not yet saved. */
   protected dirty = false;
   private readonly idLimit: number;
+  /** How long the last bulk add's slice took per item: the next add's first slice is sized from it. */
+  private addMsPerItem?: number;
   private closed = false;
-  private initialising?: Promise<void>;
+  private readonly opening = new Lazy(() => this.open());
   /** The folder's lock, held from init() to close(). */
   private lock?: FolderLock;
   /** Mutations and saves run one at a time: a native save may run on a worker thread. */
@@ -90,18 +110,14 @@ export abstract class FileBackedIndex<Lib, Meta extends IndexManifest> {
 
   init(): Promise<void> {
     // A failed init (e.g. the folder locked by another process) is not remembered: calling init() again retries.
-    this.initialising ??= this.open().catch((error: unknown) => {
-      this.initialising = undefined;
-      throw error;
-    });
-    return this.initialising;
+    return this.opening.get();
   }
 
   private async open(): Promise<void> {
     const lib = await this.loadLibrary();
     if (this.path !== undefined) {
       // Another index saving to this folder would overwrite our saves (and we theirs), losing entries for good.
-      this.lock = lockFolder(this.path, this.kind);
+      this.lock = this.lockTheFolder(this.path);
       try {
         await this.loadSnapshot(lib, this.path);
       } catch (error) {
@@ -135,30 +151,37 @@ export abstract class FileBackedIndex<Lib, Meta extends IndexManifest> {
     this.maxId = meta.lastId;
   }
 
+  /** Takes the folder's lock, held from init() to close(). */
+  protected lockTheFolder(path: string): FolderLock | undefined {
+    return lockFolder(path, this.kind);
+  }
+
+  /** The longest a bulk add holds the thread at a time. */
+  protected addTurnBudgetMs(): number {
+    return ADD_TURN_BUDGET_MS;
+  }
+
   /** Checks an add's ids and vectors; returns the dimension they have (and the index takes from now on). */
   protected acceptItems(items: ReadonlyArray<{ id: number; vector: Float32Array }>, isId: (id: number) => boolean): number {
-    const dimension = this.dim || items[0].vector.length;
-    for (const { id, vector } of items) {
-      if (!isId(id)) throw new ValidationError(`${this.label}: ids must be integers in [0, ${this.idLimit}], got ${id}`);
-      if (vector.length !== dimension) throw new DimensionMismatchError(dimension, vector.length);
-    }
-    this.dim = dimension;
-    return dimension;
+    this.dim = checkItems(items, this.dim, { label: this.label, idLimit: this.idLimit, isId });
+    return this.dim;
   }
 
   /**
    * Runs `step` over [0, count) in slices of at most `maxSlice` items, each sized from the rate so far to take
-   * about ADD_TURN_BUDGET_MS, and lets the event loop turn between slices. One slice needs no turn.
+   * about the turn budget (ADD_TURN_BUDGET_MS unless set), and lets the event loop turn between slices. One slice needs no turn.
    */
   protected async inTurns(count: number, maxSlice: number, step: (from: number, to: number) => void): Promise<void> {
-    let slice = Math.min(FIRST_SLICE, maxSlice);
+    const sliceAt = (perItemMs: number) => Math.max(1, Math.min(maxSlice, Math.floor(this.addTurnBudgetMs() / Math.max(perItemMs, 1e-3))));
+    // Sized from the last add's rate: a fixed first slice took ~30 ms at a million entries, on every add of an import.
+    let slice = this.addMsPerItem === undefined ? Math.min(FIRST_SLICE, maxSlice) : sliceAt(this.addMsPerItem);
     for (let from = 0; from < count; ) {
       if (from > 0) await new Promise((resolve) => setImmediate(resolve));
       const to = Math.min(count, from + slice);
       const started = performance.now();
       step(from, to);
-      const perItemMs = (performance.now() - started) / (to - from);
-      slice = Math.max(1, Math.min(maxSlice, Math.floor(ADD_TURN_BUDGET_MS / Math.max(perItemMs, 1e-3))));
+      this.addMsPerItem = (performance.now() - started) / (to - from);
+      slice = sliceAt(this.addMsPerItem);
       from = to;
     }
   }
@@ -186,7 +209,7 @@ export abstract class FileBackedIndex<Lib, Meta extends IndexManifest> {
   async close(): Promise<void> {
     if (this.closed) return;
     // An init under way would take the lock after we released it.
-    await this.initialising?.catch(() => undefined);
+    if (this.opening.started) await this.opening.get().catch(() => undefined);
     await this.serial(async () => {
       if (this.closed) return;
       if (this.lib !== undefined) await this.save();

@@ -20,6 +20,7 @@ import { DEFAULT_HNSW_EF, HnswIndex, type HnswIndexOptions } from "./hnsw.js";
 import { LangChainVectorIndex, type LangChainVectorStoreLike } from "./langchain-bridge.js";
 import type { ScoreKind } from "./score-mapping.js";
 import { UsearchIndex, type UsearchIndexOptions } from "./usearch-index.js";
+import { ThreadedUsearchIndex } from "./threaded-usearch-index.js";
 import type { VectorIndex } from "../../core/contracts/vector-index.js";
 import { vectorsOnlyEmbeddings } from "./vectors-only-embeddings.js";
 
@@ -59,6 +60,11 @@ export interface VectorIndexParams extends HnswIndexOptions, UsearchIndexOptions
   collection?: string;
   /** Database kinds: the most one call to the database may take before it fails (the cache fails open), ms; default 5000. */
   timeoutMs?: number;
+  /**
+   * usearch: run the index in a thread of its own (ThreadedUsearchIndex), so its adds, loads and saves never hold
+   * the event loop. Default false.
+   */
+  thread?: boolean;
   [option: string]: unknown;
 }
 
@@ -155,8 +161,8 @@ const FACTORIES: Record<VectorKind, (params: VectorIndexParams) => VectorIndex> 
   "langchain-hnswlib": langchainHnswlib,
   // The native index (saved, deletes by id, compact vectors); LangChain's USearch store stays reachable.
   // hnswlib's names stand in for usearch's own, so a config written for the hnswlib default keeps its settings.
-  usearch: (params) =>
-    new UsearchIndex({
+  usearch: (params) => {
+    const options: UsearchIndexOptions = {
       dimension: params.dimension,
       path: params.path,
       quantization: params.quantization,
@@ -164,7 +170,9 @@ const FACTORIES: Record<VectorKind, (params: VectorIndexParams) => VectorIndex> 
       expansionAdd: sameSetting(["expansionAdd", params.expansionAdd], ["efConstruction", params.efConstruction]),
       expansionSearch: sameSetting(["expansionSearch", params.expansionSearch], ["ef", params.ef]),
       view: params.view,
-    }),
+    };
+    return params.thread === true ? new ThreadedUsearchIndex(options) : new UsearchIndex(options);
+  },
   "langchain-usearch": unsaved("langchain-usearch", "@langchain/community/vectorstores/usearch", "USearch"),
   memory: unsaved("memory", "@langchain/classic/vectorstores/memory", "MemoryVectorStore"),
   faiss,

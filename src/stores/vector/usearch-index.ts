@@ -79,14 +79,21 @@ const KIND = "usearch";
 /** The most vectors in one native add call (fewer when they take longer than a turn's budget): between calls the event loop turns. */
 const MAX_SLICE = 1024;
 
-async function loadUsearch(): Promise<UsearchModule> {
+/** The usearch package (MissingDependencyError when it is not installed or its native build is missing). */
+export async function loadUsearch(): Promise<UsearchModule> {
   const module = requireOptional<UsearchModule & { default?: UsearchModule }>("usearch", "The usearch vector index");
   return module.default ?? module;
 }
 
+const LABEL = "UsearchIndex";
+const ID_LIMIT = Number.MAX_SAFE_INTEGER;
+
 function isKey(id: number): boolean {
   return Number.isSafeInteger(id) && id >= 0;
 }
+
+/** How an add's ids are checked (checkItems): the ThreadedUsearchIndex checks them before it posts them. */
+export const USEARCH_IDS = Object.freeze({ label: LABEL, idLimit: ID_LIMIT, isId: isKey });
 
 /**
  * A file-backed HNSW index over the native usearch library: its 'cos' metric reports 1 - cos, the contract's
@@ -107,7 +114,7 @@ export class UsearchIndex extends FileBackedIndex<UsearchModule, UsearchMeta> im
   private viewed?: string;
 
   constructor(options: UsearchIndexOptions) {
-    super({ kind: KIND, label: "UsearchIndex", dimension: options.dimension, path: options.path, idLimit: Number.MAX_SAFE_INTEGER });
+    super({ kind: KIND, label: LABEL, dimension: options.dimension, path: options.path, idLimit: ID_LIMIT });
     if (options.quantization !== undefined && !USEARCH_QUANTIZATIONS.includes(options.quantization)) {
       throw new ValidationError(`UsearchIndex: quantization must be one of ${USEARCH_QUANTIZATIONS.join(", ")}, got ${JSON.stringify(options.quantization)}`);
     }
