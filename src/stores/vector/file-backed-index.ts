@@ -169,7 +169,7 @@ export abstract class FileBackedIndex<Lib, Meta extends IndexManifest> {
 
   /**
    * Runs `step` over [0, count) in slices of at most `maxSlice` items, each sized from the rate so far to take
-   * about the turn budget (ADD_TURN_BUDGET_MS unless set), and lets the event loop turn between slices. One slice needs no turn.
+   * about addTurnBudgetMs(), and lets the event loop turn between slices. One slice needs no turn.
    */
   protected async inTurns(count: number, maxSlice: number, step: (from: number, to: number) => void): Promise<void> {
     const sliceAt = (perItemMs: number) => Math.max(1, Math.min(maxSlice, Math.floor(this.addTurnBudgetMs() / Math.max(perItemMs, 1e-3))));
