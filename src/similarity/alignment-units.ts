@@ -165,6 +165,9 @@ function unitOf(word: string): string | undefined {
 /** A record's own entry: a word such as "constructor" is no abbreviation. */
 const own = <V>(record: Readonly<Record<string, V>>, key: string): V | undefined => (Object.hasOwn(record, key) ? record[key] : undefined);
 
+/** The unit a word names, abbreviated or in full. */
+const unitIn = (word: string) => own(UNIT_ABBREVIATIONS, word) ?? unitOf(word);
+
 /** Units a measure's abbreviation names: a currency code with one of their names ("GBP", "lb": "pound") names no unit alone. */
 const MEASURE_UNITS = new Set(Object.values(MEASURE_ABBREVIATIONS));
 
@@ -177,7 +180,7 @@ export function unitNamed(word: string): string | undefined {
 /** The unit of a number and a unit written as one word ("10kg", "5km", "50mg", "8GB"), or undefined. */
 function gluedUnit(word: string): string | undefined {
   const letters = /^\d+(?:[.,]\d+)?([a-z]+)$/.exec(word)?.[1];
-  return letters === undefined ? undefined : (own(UNIT_ABBREVIATIONS, letters) ?? unitOf(letters));
+  return letters === undefined ? undefined : unitIn(letters);
 }
 
 /** The units of the signs written against a number ("€50", "30 °C"). */
@@ -190,6 +193,48 @@ const isCount = (word: string | undefined) => isNumber(word) || (word !== undefi
 export const UNIT_QUALIFIERS: readonly string[] = ["degree", "degrees", "us", "canadian", "australian", "singapore"];
 const UNIT_QUALIFIER = new Set(UNIT_QUALIFIERS);
 
+const LENGTH_UNITS = ["millimeter", "centimeter", "meter", "kilometer", "inch", "foot", "yard", "mile"];
+
+/**
+ * Words that make another unit of the units after them: "10 nautical miles" are not "10 miles", "square feet" not
+ * "feet" ("sq ft" is "square feet"). The unit read is "<kind> <unit>" ("square foot"); before another word the kind
+ * word is no unit's ("Times Square daily visitors", "fluid daily", "Orlando FL hourly").
+ */
+export const UNIT_KINDS: Readonly<Record<string, { kind: string; of: readonly string[] }>> = {
+  nautical: { kind: "nautical", of: ["mile"] },
+  square: { kind: "square", of: LENGTH_UNITS },
+  sq: { kind: "square", of: LENGTH_UNITS },
+  cubic: { kind: "cubic", of: LENGTH_UNITS },
+  fluid: { kind: "fluid", of: ["ounce"] },
+  fl: { kind: "fluid", of: ["ounce"] },
+};
+
+/** Kinds written after a length: "meters squared" are square meters, "feet cubed" cubic feet. */
+export const UNIT_KINDS_AFTER: Readonly<Record<string, string>> = { squared: "square", cubed: "cubic" };
+
+/** The kind the word before the unit word at i makes of it ("square" before "feet"), or undefined. */
+function kindBefore(words: readonly string[], i: number): string | undefined {
+  const kind = i > 0 ? own(UNIT_KINDS, words[i - 1]) : undefined;
+  const unit = kind === undefined ? undefined : unitIn(words[i]);
+  return unit !== undefined && kind!.of.includes(unit) ? kind!.kind : undefined;
+}
+
+/** The kind of the unit word at i, written before it or after it ("meters squared"), or undefined. */
+function kindAt(words: readonly string[], i: number): string | undefined {
+  const after = i + 1 < words.length ? own(UNIT_KINDS_AFTER, words[i + 1]) : undefined;
+  const unit = after === undefined ? undefined : unitIn(words[i]);
+  return kindBefore(words, i) ?? (unit !== undefined && LENGTH_UNITS.includes(unit) ? after : undefined);
+}
+
+/** The unit word at i names, made its kind's by the word before it ("square" foot), or the unit itself. */
+function ofKind(unit: string, words: readonly string[], i: number): string {
+  const kind = kindAt(words, i);
+  return kind === undefined ? unit : `${kind} ${unit}`;
+}
+
+/** Where the words before a unit word start: before its kind ("10 square feet": the "10"), else just before it. */
+const beforeUnit = (words: readonly string[], i: number) => (kindBefore(words, i) === undefined ? i - 1 : i - 2);
+
 /**
  * The units a question counts: a sign against a number ("$100"), a unit just after a number, in digits or words,
  * or written as one word with it ("10kg"), or after its "degrees" or a currency's country ("1 inch in cm": inch; "30 degrees Celsius": celsius; "one US
@@ -198,8 +243,10 @@ const UNIT_QUALIFIER = new Set(UNIT_QUALIFIERS);
 export function countedUnitsOf(text: string, words: readonly string[]): Set<string> {
   const counted = signUnits(text);
   words.forEach((word, i) => {
-    const counts = isCount(words[i - 1]) || (UNIT_QUALIFIER.has(words[i - 1]) && isCount(words[i - 2]));
-    const unit = (counts ? (own(UNIT_ABBREVIATIONS, word) ?? unitOf(word)) : undefined) ?? gluedUnit(word);
+    const before = beforeUnit(words, i);
+    const counts = isCount(words[before]) || (UNIT_QUALIFIER.has(words[before]) && isCount(words[before - 1]));
+    const named = counts ? unitIn(word) : undefined;
+    const unit = named === undefined ? gluedUnit(word) : ofKind(named, words, i);
     if (unit !== undefined) counted.add(unit);
   });
   return counted;
@@ -217,10 +264,11 @@ export function unitsOf(text: string, words: readonly string[]): Set<string> {
     const glued = gluedUnit(word);
     if (glued !== undefined) units.add(glued);
     const abbreviation = own(UNIT_ABBREVIATIONS, word);
-    if (abbreviation !== undefined && (isNumber(words[i - 1]) || BEFORE_ABBREVIATION.includes(words[i - 1]))) units.add(abbreviation);
+    const before = words[beforeUnit(words, i)];
+    if (abbreviation !== undefined && (isNumber(before) || BEFORE_ABBREVIATION.includes(before))) units.add(ofKind(abbreviation, words, i));
     const unit = unitOf(word);
     if (unit === undefined || (word === "second" && !AFTER_SECOND.includes(words[i - 1]) && !isNumber(words[i - 1]))) return;
-    units.add(unit);
+    units.add(ofKind(unit, words, i));
   });
   return units;
 }

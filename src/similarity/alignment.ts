@@ -805,6 +805,47 @@ const antonymous = (x: string, y: string) =>
 /** A word and its base forms, unless it is a participle ("compressed" names a state, not the action). */
 const formsOf = (word: string) => (word.endsWith("ed") ? [word] : [word, ...lemmasOf(word)]);
 
+/** The adjectives a verb in -en makes ("tighten": tight, "loosen": loose, "widened": wide), or none. */
+function madeFrom(verb: string): string[] {
+  const stem = /^(\p{L}{3,})en(?:s|ed|ing)?$/u.exec(verb)?.[1];
+  if (stem === undefined) return [];
+  // "fatten": fat, as comparatives double it ("fatter").
+  const undoubled = /([b-df-hj-np-tv-z])\1$/.test(stem) ? [stem.slice(0, -1)] : [];
+  return [stem, `${stem}e`, ...undoubled];
+}
+
+/**
+ * The pairs of an adjective and its verb in -en across the sides ("loose" / "loosen", "tightens" / "tight"), matched
+ * to each other or both left over.
+ */
+function madePairs(a: readonly string[], b: readonly string[], toB: readonly number[], used: ReadonlySet<number>, lexicon: boolean): Array<[string, string]> {
+  const madeA = a.map(madeFrom);
+  const madeB = b.map(madeFrom);
+  // Most questions hold no verb in -en: then nothing pairs, at the cost of one regular expression a word.
+  if (!madeA.some((made) => made.length > 0) && !madeB.some((made) => made.length > 0)) return [];
+  const makes = (i: number, j: number) => madeA[i].includes(b[j]) || madeB[j].includes(a[i]);
+  const pairs = toB.flatMap((j, i): Array<[string, string]> => (j >= 0 && makes(i, j) ? [[a[i], b[j]]] : []));
+  if (!lexicon) return pairs;
+  const taken = new Set<number>();
+  a.forEach((x, i) => {
+    if (toB[i] >= 0) return;
+    const j = b.findIndex((_, k) => !used.has(k) && !taken.has(k) && makes(i, k));
+    if (j < 0) return;
+    taken.add(j);
+    pairs.push([x, b[j]]);
+  });
+  return pairs;
+}
+
+/**
+ * Verbs that make opposites, or one that makes the opposite of the other word: "tighten" / "loosen", "widen" /
+ * "narrow". `fromX` and `fromY` are madeFrom's of each (made once a word: this runs for every pair of words).
+ */
+function oppositeMakings(x: string, fromX: readonly string[], y: string, fromY: readonly string[]): boolean {
+  if (fromX.length + fromY.length === 0) return false;
+  return (fromX.length > 0 ? fromX : [x]).some((u) => (fromY.length > 0 ? fromY : [y]).some((v) => wordRelation(u, v) === "antonym"));
+}
+
 /** Two comparatives of opposite adjectives ("longer" / "shorter", "faster" / "slower"), or two antonyms. */
 const opposite = (x: string, y: string) =>
   antonymous(x, y) || comparedAdjectives(x).some((adjective) => comparedAdjectives(y).some((other) => wordRelation(adjective, other) === "antonym"));
@@ -1002,9 +1043,21 @@ export function alignQuestions(textA: string, textB: string): Alignment {
   const questions = longest <= MAX_QUESTION_WORDS || (a.asks && b.asks && longest <= MAX_LONG_QUESTION_WORDS);
   const matchedA = (k: number) => toB[k] >= 0;
   const matchedB = (k: number) => used.has(k);
+  // An adjective paired with its verb in -en, matched or left over ("loose" / "loosen", "tighten" / "tight"): the
+  // verb may still face its opposite ("tighten a loose hinge" / "loosen a tight hinge"), the adjective is settled
+  // ("loosen or tighten" / "become loose or tight").
+  const made = madePairs(a.content, b.content, toB, used, lexicon);
+  const openA = [...leftA.filter((x) => !made.some(([u]) => u === x)), ...made.flatMap(([x, y]) => (madeFrom(x).includes(y) ? [x] : []))];
+  const openB = [...leftB.filter((y) => !made.some(([, v]) => v === y)), ...made.flatMap(([x, y]) => (madeFrom(y).includes(x) ? [y] : []))];
   // "the least expensive" is "the cheapest", "can't remember" is "forgot": an antonym after "less" or "least", or
   // after "can't", on one side only names the same end.
-  const antonym = lexicon && leftA.some((x) => leftB.some((y) => antonymous(x, y) && diminished(a, x) === diminished(b, y) && unableTo(a, x) === unableTo(b, y)));
+  const madeOpenB = openB.map(madeFrom);
+  const antonym =
+    lexicon &&
+    openA.some((x) => {
+      const madeX = madeFrom(x);
+      return openB.some((y, j) => (antonymous(x, y) || oppositeMakings(x, madeX, y, madeOpenB[j])) && diminished(a, x) === diminished(b, y) && unableTo(a, x) === unableTo(b, y));
+    });
   // Values turned round in a statement as in a question ("from Windows 7 to Windows 10" / "from Windows 10 to Windows 7").
   const crossed = (questions && crosses(a, b, toB)) || (longest <= MAX_LONG_QUESTION_WORDS && routesTurned(a.route, b.route));
   const converse = crossed && readsConversely(a, b, leftA, leftB);

@@ -150,6 +150,14 @@ describe("aligning two questions", () => {
     // A number and its unit written as one word.
     ["Is 10kg heavy for a backpack?", "Is 10lb heavy for a backpack?", "unitMismatch"],
     ["How long is a 10km race?", "How long is a 10 mile race?", "unitMismatch"],
+    // Verbs in -en make their adjective: opposites, also behind a word paired with its own verb ("loose" / "loosen").
+    ["How do I tighten a loose door hinge?", "How do I loosen a tight door hinge?", "antonym"],
+    ["How do I tighten a loose screw?", "How do I loosen a screw?", "antonym"],
+    ["How do I widen a pair of shoes?", "How do I narrow a pair of shoes?", "antonym"],
+    // A word that makes another unit of the one after it.
+    ["How long is 10 nautical miles?", "How long is 10 miles?", "unitMismatch"],
+    ["How many square feet are in an acre?", "How many feet are in an acre?", "unitMismatch"],
+    ["How many fluid ounces are in a cup?", "How many ounces are in a cup?", "unitMismatch"],
     // A relation's noun after one word more, when it orders.
     ["Is Mario the older brother of Luigi?", "Is Luigi the older brother of Mario?", "placesTraded"],
     ["Is Spanish the only official language in Spain?", "Is Spanish an official language in Spain?", "scope"],
@@ -750,6 +758,15 @@ describe("aligning two questions", () => {
     ["Is 10kg heavy for a backpack?", "Is 10 kg heavy for a backpack?", "unitMismatch"],
     ["Is 8GB of RAM enough?", "Is 8 GB of RAM enough?", "unitMismatch"],
     ["Is 4G faster than LTE?", "Is 4G faster than 5G?", "unitMismatch"],
+    ["How many sq ft is a 12 by 12 room?", "How many square feet is a 12 by 12 room?", "unitMismatch"],
+    ["How many fl oz are in a cup?", "How many fluid ounces are in a cup?", "unitMismatch"],
+    ["How many sq ft is a 10x10 room?", "How many square feet is a 10x10 room?", "substitution"],
+    ["How do I make a loose screw tight?", "How do I tighten a loose screw?", "antonym"],
+    ["Do jeans loosen or tighten when wet?", "Do jeans get loose or tight when wet?", "antonym"],
+    ["How many square meters are in a hectare?", "How many meters squared are in a hectare?", "unitMismatch"],
+    ["How many people visit Times Square daily?", "How many people visit Times Square each day?", "unitMismatch"],
+    ["What is the hourly weather in Orlando FL?", "What is the weather per hour in Orlando, Florida?", "unitMismatch"],
+    ["How do I loosen a tight jar lid?", "How do I loosen a jar lid that is too tight?", "antonym"],
   ] as const)("does not read %j / %j as %s", (a, b, veto) => {
     expect(alignQuestions(a, b)[veto]).toBe(false);
   });
