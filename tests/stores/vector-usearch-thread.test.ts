@@ -147,6 +147,14 @@ describe("ThreadedUsearchIndex", () => {
     await reopened.close();
   });
 
+  it("is refused, with the other usearch options, by the kinds that would not read it", () => {
+    expect(() => createVectorIndex("hnswlib", { dimension: 8, thread: true })).toThrow(ValidationError);
+    expect(() => createVectorIndex("flat", { dimension: 8, quantization: "f16", view: true })).toThrow(
+      'quantization, view are usearch options: the flat vector store does not read them. Leave them out, or use "usearch".',
+    );
+    expect(() => managerFactory("sqlite,hnswlib", { dataDir: dir, vectorParams: { expansionSearch: 64 } })).toThrow(/expansionSearch is a usearch option/);
+  });
+
   it("is the usearch kind's `thread` option (YAML thread: true), and serves a cache across a restart", async () => {
     const config = loadGptCacheConfig("storage_config:\n  manager: sqlite,usearch\n  vector_params:\n    thread: true\n    dtype: f16\n");
     expect(config.storage?.vectorParams).toEqual({ thread: true, quantization: "f16" });

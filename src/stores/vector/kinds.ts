@@ -188,6 +188,16 @@ const FACTORIES: Record<VectorKind, (params: VectorIndexParams) => VectorIndex> 
   "mongodb-atlas": database(mongodbAtlasDatabase),
 };
 
+/** usearch's own options: another kind would not read them, so given to one they are refused, not ignored. */
+const USEARCH_ONLY = ["quantization", "connectivity", "expansionAdd", "expansionSearch", "view", "thread"] as const;
+
+function refuseUsearchOptions(kind: string, params: VectorIndexParams): void {
+  const given = USEARCH_ONLY.filter((key) => params[key] !== undefined);
+  if (given.length === 0) return;
+  const what = given.length === 1 ? `${given[0]} is a usearch option` : `${given.join(", ")} are usearch options`;
+  throw new ValidationError(`${what}: the ${kind} vector store does not read ${given.length === 1 ? "it" : "them"}. Leave ${given.length === 1 ? "it" : "them"} out, or use "usearch".`);
+}
+
 /** The kind names createVectorIndex accepts. */
 export const VECTOR_KINDS: readonly string[] = Object.freeze(Object.keys(FACTORIES));
 
@@ -197,6 +207,7 @@ export const VECTOR_KINDS: readonly string[] = Object.freeze(Object.keys(FACTORI
  */
 export function createVectorIndex(kind: string | LangChainVectorStoreLike, params: VectorIndexParams): VectorIndex {
   if (isLangChainVectorStore(kind)) {
+    refuseUsearchOptions("LangChain VectorStore", params);
     return new LangChainVectorIndex(kind, {
       dimension: params.dimension,
       path: params.path,
@@ -206,5 +217,6 @@ export function createVectorIndex(kind: string | LangChainVectorStoreLike, param
   }
   const factory = Object.prototype.hasOwnProperty.call(FACTORIES, kind) ? FACTORIES[kind as VectorKind] : undefined;
   if (factory === undefined) throw new UnknownKindError("vector store", String(kind), VECTOR_KINDS);
+  if (kind !== "usearch") refuseUsearchOptions(kind, params);
   return factory(params);
 }
