@@ -814,16 +814,21 @@ function madeFrom(verb: string): string[] {
   return [stem, `${stem}e`, ...undoubled];
 }
 
+/** The verbs in -en of both sides, with the adjectives each makes (madeFrom, read once a word). */
+type MadeFrom = ReadonlyMap<string, readonly string[]>;
+
+function verbsInEn(words: readonly string[]): MadeFrom {
+  return new Map(words.map((word) => [word, madeFrom(word)] as const).filter(([, made]) => made.length > 0));
+}
+
 /**
  * The pairs of an adjective and its verb in -en across the sides ("loose" / "loosen", "tightens" / "tight"), matched
  * to each other or both left over.
  */
-function madePairs(a: readonly string[], b: readonly string[], toB: readonly number[], used: ReadonlySet<number>, lexicon: boolean): Array<[string, string]> {
-  const madeA = a.map(madeFrom);
-  const madeB = b.map(madeFrom);
-  // Most questions hold no verb in -en: then nothing pairs, at the cost of one regular expression a word.
-  if (!madeA.some((made) => made.length > 0) && !madeB.some((made) => made.length > 0)) return [];
-  const makes = (i: number, j: number) => madeA[i].includes(b[j]) || madeB[j].includes(a[i]);
+function madePairs(a: readonly string[], b: readonly string[], toB: readonly number[], used: ReadonlySet<number>, lexicon: boolean, made: MadeFrom): Array<[string, string]> {
+  // Most questions hold no verb in -en: then nothing pairs.
+  if (made.size === 0) return [];
+  const makes = (i: number, j: number) => made.get(a[i])?.includes(b[j]) === true || made.get(b[j])?.includes(a[i]) === true;
   const pairs = toB.flatMap((j, i): Array<[string, string]> => (j >= 0 && makes(i, j) ? [[a[i], b[j]]] : []));
   if (!lexicon) return pairs;
   const taken = new Set<number>();
@@ -837,13 +842,12 @@ function madePairs(a: readonly string[], b: readonly string[], toB: readonly num
   return pairs;
 }
 
-/**
- * Verbs that make opposites, or one that makes the opposite of the other word: "tighten" / "loosen", "widen" /
- * "narrow". `fromX` and `fromY` are madeFrom's of each (made once a word: this runs for every pair of words).
- */
-function oppositeMakings(x: string, fromX: readonly string[], y: string, fromY: readonly string[]): boolean {
-  if (fromX.length + fromY.length === 0) return false;
-  return (fromX.length > 0 ? fromX : [x]).some((u) => (fromY.length > 0 ? fromY : [y]).some((v) => wordRelation(u, v) === "antonym"));
+/** Verbs that make opposites, or one that makes the opposite of the other word: "tighten" / "loosen", "widen" / "narrow". */
+function oppositeMakings(x: string, y: string, made: MadeFrom): boolean {
+  const fromX = made.get(x);
+  const fromY = made.get(y);
+  if (fromX === undefined && fromY === undefined) return false;
+  return (fromX ?? [x]).some((u) => (fromY ?? [y]).some((v) => wordRelation(u, v) === "antonym"));
 }
 
 /** Two comparatives of opposite adjectives ("longer" / "shorter", "faster" / "slower"), or two antonyms. */
@@ -1046,18 +1050,15 @@ export function alignQuestions(textA: string, textB: string): Alignment {
   // An adjective paired with its verb in -en, matched or left over ("loose" / "loosen", "tighten" / "tight"): the
   // verb may still face its opposite ("tighten a loose hinge" / "loosen a tight hinge"), the adjective is settled
   // ("loosen or tighten" / "become loose or tight").
-  const made = madePairs(a.content, b.content, toB, used, lexicon);
-  const openA = [...leftA.filter((x) => !made.some(([u]) => u === x)), ...made.flatMap(([x, y]) => (madeFrom(x).includes(y) ? [x] : []))];
-  const openB = [...leftB.filter((y) => !made.some(([, v]) => v === y)), ...made.flatMap(([x, y]) => (madeFrom(y).includes(x) ? [y] : []))];
+  const verbs = verbsInEn([...a.content, ...b.content]);
+  const made = madePairs(a.content, b.content, toB, used, lexicon, verbs);
+  const makesFrom = (verb: string, adjective: string) => verbs.get(verb)?.includes(adjective) === true;
+  const openA = [...leftA.filter((x) => !made.some(([u]) => u === x)), ...made.flatMap(([x, y]) => (makesFrom(x, y) ? [x] : []))];
+  const openB = [...leftB.filter((y) => !made.some(([, v]) => v === y)), ...made.flatMap(([x, y]) => (makesFrom(y, x) ? [y] : []))];
   // "the least expensive" is "the cheapest", "can't remember" is "forgot": an antonym after "less" or "least", or
   // after "can't", on one side only names the same end.
-  const madeOpenB = openB.map(madeFrom);
   const antonym =
-    lexicon &&
-    openA.some((x) => {
-      const madeX = madeFrom(x);
-      return openB.some((y, j) => (antonymous(x, y) || oppositeMakings(x, madeX, y, madeOpenB[j])) && diminished(a, x) === diminished(b, y) && unableTo(a, x) === unableTo(b, y));
-    });
+    lexicon && openA.some((x) => openB.some((y) => (antonymous(x, y) || oppositeMakings(x, y, verbs)) && diminished(a, x) === diminished(b, y) && unableTo(a, x) === unableTo(b, y)));
   // Values turned round in a statement as in a question ("from Windows 7 to Windows 10" / "from Windows 10 to Windows 7").
   const crossed = (questions && crosses(a, b, toB)) || (longest <= MAX_LONG_QUESTION_WORDS && routesTurned(a.route, b.route));
   const converse = crossed && readsConversely(a, b, leftA, leftB);
