@@ -3,7 +3,8 @@
  * --dir (written by scale.ts), then memory, save, load (and view), search latency and recall@1 against exact top-1.
  *   tsx bench/scale-variant.ts --dir <folder> --index usearch-i8 [--expansion-search 128] [--also-expansion-search 512,1024]
  *     [--connectivity 32] [--expansion-add 256] [--json out.json]
- * An index name ending in "-thread" (usearch-i8-thread) runs the usearch index in its own thread (ThreadedUsearchIndex).
+ * An index name ending in "-thread" (usearch-i8-thread) runs the usearch index in its own thread (ThreadedUsearchIndex),
+ * one ending in "-shards<N>" (usearch-i8-shards2) spreads it over N shards, each in a thread of its own (ShardedIndex).
  * While building, a search every PROBE_EVERY_MS measures how long a request that needs the index waits.
  * --also-expansion-search (usearch): the saved index opened memory-mapped again at each of these candidate list
  * sizes, for recall and latency without building it again. --connectivity and --expansion-add (usearch) shape the
@@ -14,6 +15,7 @@ import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { VectorIndex } from "../src/core/contracts/vector-index.js";
 import { HnswIndex } from "../src/stores/vector/hnsw.js";
+import { createVectorIndex } from "../src/stores/vector/kinds.js";
 import { ThreadedUsearchIndex } from "../src/stores/vector/threaded-usearch-index.js";
 import { UsearchIndex, type UsearchQuantization } from "../src/stores/vector/usearch-index.js";
 import { parseArgs } from "./lib/args.js";
@@ -101,8 +103,10 @@ rmSync(indexDir, { recursive: true, force: true });
 function create(view = false, searchList = expansionSearch): VectorIndex {
   if (variant === "hnswlib") return new HnswIndex({ dimension: DIMENSION, path: indexDir });
   const threaded = variant.endsWith("-thread");
-  const quantization = variant.replace(/^usearch-/, "").replace(/-thread$/, "") as UsearchQuantization;
+  const shards = Number(/-shards(\d+)$/.exec(variant)?.[1] ?? 1);
+  const quantization = variant.replace(/^usearch-/, "").replace(/-(thread|shards\d+)$/, "") as UsearchQuantization;
   const options = { dimension: DIMENSION, path: indexDir, quantization, expansionSearch: searchList, connectivity, expansionAdd, view };
+  if (shards > 1) return createVectorIndex("usearch", { ...options, shards });
   return threaded ? new ThreadedUsearchIndex(options) : new UsearchIndex(options);
 }
 
@@ -142,8 +146,12 @@ async function loadStall(op: () => Promise<unknown>): Promise<number> {
   return stalls.max / 1e6;
 }
 
+/** The bytes of the files in `path` and its folders (a sharded index keeps one folder a shard). */
 function folderBytes(path: string): number {
-  return readdirSync(path).reduce((sum, name) => sum + statSync(join(path, name)).size, 0);
+  return readdirSync(path, { withFileTypes: true }).reduce(
+    (sum, entry) => sum + (entry.isDirectory() ? folderBytes(join(path, entry.name)) : statSync(join(path, entry.name)).size),
+    0,
+  );
 }
 
 async function timed(op: () => Promise<unknown>): Promise<number> {

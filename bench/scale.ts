@@ -6,6 +6,7 @@
  *   npm run bench:scale -- --entries 1000000 --data sentence --indexes usearch-f16,usearch-i8
  *   npm run bench:scale -- --entries 1000000 --data sentence --indexes usearch-i8 --connectivity 32   # a denser graph
  *   npm run bench:scale -- --data sentence --indexes usearch-i8,usearch-i8-thread   # in process against in its own thread
+ *   npm run bench:scale -- --data sentence --indexes usearch-i8-thread,usearch-i8-shards2   # one thread against two shards
  *   npm run bench:scale -- --write-docs          # also writes the table into docs/benchmarks.md
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

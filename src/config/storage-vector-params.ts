@@ -27,7 +27,7 @@ const VECTOR_KEYS: Readonly<Record<string, readonly string[]>> = {
   memory: IN_PROCESS,
   // GPTCache's USearch store: connectivity, expansion_add, expansion_search, and dtype for quantization; hnswlib's
   // m, ef_construction and ef stand in for the first three (usearch is the default kind, which hnswlib was).
-  usearch: [...HNSW, "quantization", "dtype", "connectivity", "expansion_add", "expansion_search", "view", "thread"],
+  usearch: [...HNSW, "quantization", "dtype", "connectivity", "expansion_add", "expansion_search", "view", "thread", "shards"],
   "langchain-usearch": IN_PROCESS,
   milvus: [...SERVER, "secure", "user", "username", "password", "token", "api_key", "local_mode", "m", "ef_construction", "ef", "timeout_ms"],
   qdrant: [...SERVER, "https", "api_key", "m", "ef_construction", "timeout_ms"],

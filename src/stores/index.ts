@@ -14,6 +14,7 @@ export type * from "../core/contracts/scalar-store.js";
 export { HnswIndex, type HnswIndexOptions } from "./vector/hnsw.js";
 export { UsearchIndex, type UsearchIndexOptions, type UsearchQuantization } from "./vector/usearch-index.js";
 export { ThreadedUsearchIndex } from "./vector/threaded-usearch-index.js";
+export { ShardedIndex, type ShardedIndexOptions } from "./vector/sharded-index.js";
 export { FlatIndex } from "./vector/flat.js";
 export { LangChainVectorIndex } from "./vector/langchain-bridge.js";
 export { createVectorIndex, isLangChainVectorStore, VECTOR_KINDS, type VectorKind, type VectorIndexParams } from "./vector/kinds.js";

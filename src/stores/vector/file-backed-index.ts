@@ -7,6 +7,7 @@ import { DimensionMismatchError, StoreError, ValidationError } from "../../core/
 import { integerAtLeast } from "../../core/validation.js";
 import { Lazy } from "../connection.js";
 import { lockFolder, type FolderLock } from "../data-dir-lock.js";
+import { checkShardCount } from "./shard-folders.js";
 import { readSnapshot, writeSnapshot } from "./snapshot.js";
 import type { VectorIndexCapabilities } from "../../core/contracts/vector-index.js";
 
@@ -119,6 +120,7 @@ export abstract class FileBackedIndex<Lib, Meta extends IndexManifest> {
       // Another index saving to this folder would overwrite our saves (and we theirs), losing entries for good.
       this.lock = this.lockTheFolder(this.path);
       try {
+        await checkShardCount(this.kind, this.path, 1);
         await this.loadSnapshot(lib, this.path);
       } catch (error) {
         this.releaseLock();

@@ -4,6 +4,7 @@
  */
 import { UnknownKindError, ValidationError } from "../../core/errors.js";
 import { importOptional } from "../../core/optional-import.js";
+import { integerAtLeast } from "../../core/validation.js";
 import { DatabaseVectorIndex, type VectorDatabase } from "./database-index.js";
 import { chromaDatabase } from "./databases/chroma.js";
 import { elasticsearchDatabase } from "./databases/elasticsearch.js";
@@ -19,8 +20,10 @@ import { FlatIndex } from "./flat.js";
 import { DEFAULT_HNSW_EF, HnswIndex, type HnswIndexOptions } from "./hnsw.js";
 import { LangChainVectorIndex, type LangChainVectorStoreLike } from "./langchain-bridge.js";
 import type { ScoreKind } from "./score-mapping.js";
-import { UsearchIndex, type UsearchIndexOptions } from "./usearch-index.js";
+import { UsearchIndex, USEARCH_IDS, type UsearchIndexOptions } from "./usearch-index.js";
 import { ThreadedUsearchIndex } from "./threaded-usearch-index.js";
+import { ShardedIndex } from "./sharded-index.js";
+import { shardFolder } from "./shard-folders.js";
 import type { VectorIndex } from "../../core/contracts/vector-index.js";
 import { vectorsOnlyEmbeddings } from "./vectors-only-embeddings.js";
 
@@ -65,6 +68,12 @@ export interface VectorIndexParams extends HnswIndexOptions, UsearchIndexOptions
    * the event loop. Default false.
    */
   thread?: boolean;
+  /**
+   * usearch: spread the index over this many shards, each in a thread of its own (ShardedIndex), so a bulk add
+   * builds on as many cores; a search asks every shard. Default 1 (one index). A saved index keeps its count.
+   * OpenSearch: the index's shards.
+   */
+  shards?: number;
   [option: string]: unknown;
 }
 
@@ -132,7 +141,6 @@ function faiss(params: VectorIndexParams): VectorIndex {
   });
 }
 
-/** A database kind: the driver reads and checks its options now, loads its packages in init(). */
 /** One usearch setting given under its own name and hnswlib's: both, with different values, is refused. */
 function sameSetting(own: [string, number | undefined], alias: [string, number | undefined]): number | undefined {
   const [ownName, ownValue] = own;
@@ -143,6 +151,23 @@ function sameSetting(own: [string, number | undefined], alias: [string, number |
   return ownValue ?? aliasValue;
 }
 
+/** A usearch index in process, in a thread of its own, or sharded over several threads. */
+function usearchIndex(options: UsearchIndexOptions, params: VectorIndexParams): VectorIndex {
+  const shards = integerAtLeast("usearch: shards", params.shards, 1, 1);
+  if (shards === 1) return params.thread === true ? new ThreadedUsearchIndex(options) : new UsearchIndex(options);
+  if (params.thread === false) throw new ValidationError("usearch: shards run each in a thread of its own; leave thread out, or give shards: 1.");
+  const { path } = options;
+  return new ShardedIndex({
+    kind: "usearch",
+    shards,
+    dimension: options.dimension,
+    path,
+    ids: USEARCH_IDS,
+    makeShard: (i) => new ThreadedUsearchIndex({ ...options, path: path === undefined ? undefined : shardFolder(path, i, shards) }),
+  });
+}
+
+/** A database kind: the driver reads and checks its options now, loads its packages in init(). */
 function database(driver: (params: VectorIndexParams) => VectorDatabase): (params: VectorIndexParams) => VectorIndex {
   return (params) => new DatabaseVectorIndex(driver(params), params.dimension, { timeoutMs: params.timeoutMs });
 }
@@ -171,7 +196,7 @@ const FACTORIES: Record<VectorKind, (params: VectorIndexParams) => VectorIndex> 
       expansionSearch: sameSetting(["expansionSearch", params.expansionSearch], ["ef", params.ef]),
       view: params.view,
     };
-    return params.thread === true ? new ThreadedUsearchIndex(options) : new UsearchIndex(options);
+    return usearchIndex(options, params);
   },
   "langchain-usearch": unsaved("langchain-usearch", "@langchain/community/vectorstores/usearch", "USearch"),
   memory: unsaved("memory", "@langchain/classic/vectorstores/memory", "MemoryVectorStore"),
@@ -189,10 +214,11 @@ const FACTORIES: Record<VectorKind, (params: VectorIndexParams) => VectorIndex> 
 };
 
 /** usearch's own options: another kind would not read them, so given to one they are refused, not ignored. */
-const USEARCH_ONLY = ["quantization", "connectivity", "expansionAdd", "expansionSearch", "view", "thread"] as const;
+const USEARCH_ONLY = ["quantization", "connectivity", "expansionAdd", "expansionSearch", "view", "thread", "shards"] as const;
 
 function refuseUsearchOptions(kind: string, params: VectorIndexParams): void {
-  const given = USEARCH_ONLY.filter((key) => params[key] !== undefined);
+  // OpenSearch has shards of its own.
+  const given = USEARCH_ONLY.filter((key) => params[key] !== undefined && !(key === "shards" && kind === "opensearch"));
   if (given.length === 0) return;
   const what = given.length === 1 ? `${given[0]} is a usearch option` : `${given.join(", ")} are usearch options`;
   throw new ValidationError(`${what}: the ${kind} vector store does not read ${given.length === 1 ? "it" : "them"}. Leave ${given.length === 1 ? "it" : "them"} out, or use "usearch".`);
