@@ -3,7 +3,7 @@
  * index's entries are complete after a crash that saved one shard and not another, the shard count kept by the
  * folder, and the usearch kind's `shards` option.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadGptCacheConfig } from "../../src/config/gptcache-config.js";
@@ -90,6 +90,23 @@ describe("ShardedIndex", () => {
     await index.close();
   });
 
+  it("takes up from the start of a shard that holds nothing (its first id may be the lowest of all)", async () => {
+    const { index, shards } = flatShards(2);
+    // Shard 1 (odd ids) lost, shard 0 saved up to 10: id 1 is missing.
+    await shards[0].init();
+    await shards[0].add([2, 4, 6, 8, 10].map((id) => ({ id, vector: randomUnitVector(8, random) })));
+    await index.init();
+    expect(await index.lastId()).toBe(0);
+    await index.close();
+    const third = flatShards(3);
+    await third.shards[1].init();
+    await third.shards[1].add([{ id: 4, vector: randomUnitVector(8, random) }]);
+    // Shard 0's first id is 3, shard 2's is 2: complete up to 1.
+    await third.index.init();
+    expect(await third.index.lastId()).toBe(1);
+    await third.index.close();
+  });
+
   it("reports the highest id of shards saved alike: 30 for 1-30 in two shards (29 and 30)", async () => {
     const { index, shards } = flatShards(2);
     for (const shard of shards) await shard.init();
@@ -121,9 +138,10 @@ describe("ShardedIndex", () => {
     await sharded.close();
     const other = createVectorIndex("usearch", { dimension: 8, path, shards: 3 });
     await expect(other.init()).rejects.toThrow(StoreError);
-    await expect(other.init()).rejects.toThrow(/holds an index saved in 2 shards, not in 3: give shards: 2, or remove the folder/);
-    await expect(createVectorIndex("usearch", { dimension: 8, path }).init()).rejects.toThrow(/saved in 2 shards, not in one: give shards: 2/);
+    await expect(other.init()).rejects.toThrow(/holds a usearch index saved in 2 shards, not in 3: open it as usearch with shards: 2, or remove the folder/);
+    await expect(createVectorIndex("usearch", { dimension: 8, path }).init()).rejects.toThrow(/saved in 2 shards: open it as usearch with shards: 2/);
     await expect(createVectorIndex("usearch", { dimension: 8, path, thread: true }).init()).rejects.toThrow(/saved in 2 shards/);
+    await expect(createVectorIndex("hnswlib", { dimension: 8, path }).init()).rejects.toThrow(/holds a usearch index saved in 2 shards/);
 
     const plain = join(dir, "plain");
     const unsharded = createVectorIndex("usearch", { dimension: 8, path: plain });
@@ -131,8 +149,37 @@ describe("ShardedIndex", () => {
     await unsharded.add([{ id: 1, vector: randomUnitVector(8, random) }]);
     await unsharded.close();
     await expect(createVectorIndex("usearch", { dimension: 8, path: plain, shards: 2 }).init()).rejects.toThrow(
-      /holds an index saved unsharded, not in 2: leave shards out \(or give 1\)/,
+      /holds an index saved unsharded, not in 2 shards: leave shards out \(or give 1\)/,
     );
+  });
+
+  it("counts only shards that were saved, and holds its folder against an unsharded index", async () => {
+    const path = join(dir, "usearch");
+    // Opened in 3 shards and closed with nothing added: no shard saved, so the folder takes another count.
+    const empty = createVectorIndex("usearch", { dimension: 8, path, shards: 3 });
+    await empty.init();
+    await empty.close();
+    const two = createVectorIndex("usearch", { dimension: 8, path, shards: 2 });
+    await two.init();
+    await expect(createVectorIndex("usearch", { dimension: 8, path }).init()).rejects.toThrow(/is in use by another cache/);
+    await two.close();
+    const file = join(dir, "a-file");
+    await writeFile(file, "");
+    await expect(createVectorIndex("usearch", { dimension: 8, path: file, shards: 2 }).init()).rejects.toThrow(StoreError);
+  });
+
+  it("refuses calls after a close that failed, until close() is called again", async () => {
+    let failing = true;
+    const { index, shards } = flatShards(2);
+    await index.init();
+    await index.add([1, 2].map((id) => ({ id, vector: randomUnitVector(8, random) })));
+    const close = shards[1].close.bind(shards[1]);
+    shards[1].close = () => (failing ? Promise.reject(new StoreError("flat", "disk full")) : close());
+    await expect(index.close()).rejects.toThrow(/disk full/);
+    await expect(index.count()).rejects.toThrow(/half closed \(flat: disk full\): call close\(\) again/);
+    failing = false;
+    await index.close();
+    await expect(index.count()).rejects.toThrow(/the index is closed/);
   });
 
   it("releases every shard's folder when one cannot open, and opens on the next init", async () => {

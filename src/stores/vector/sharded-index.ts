@@ -6,6 +6,7 @@
  */
 import { DimensionMismatchError, StoreError } from "../../core/errors.js";
 import { Lazy } from "../connection.js";
+import { lockFolder, type FolderLock } from "../data-dir-lock.js";
 import { checkItems } from "./file-backed-index.js";
 import { checkShardCount } from "./shard-folders.js";
 import type { VectorHit, VectorIndex, VectorIndexCapabilities } from "../../core/contracts/vector-index.js";
@@ -32,8 +33,11 @@ export class ShardedIndex implements VectorIndex {
   private maxId = 0;
   private shards: readonly VectorIndex[];
   private readonly opening = new Lazy(() => this.open());
+  private lock?: FolderLock;
   private ready = false;
   private closed = false;
+  /** Set by a close() that failed: some shards closed, so calls are refused until close() is called again. */
+  private closeFailed?: Error;
 
   constructor(private readonly options: ShardedIndexOptions) {
     if (!Number.isSafeInteger(options.shards) || options.shards < 2) throw new StoreError(options.kind, "a sharded index needs two shards or more");
@@ -64,30 +68,40 @@ export class ShardedIndex implements VectorIndex {
   }
 
   private async open(): Promise<void> {
-    if (this.options.path !== undefined) await checkShardCount(this.kind, this.options.path, this.shards.length);
-    const opened = await Promise.allSettled(this.shards.map((shard) => shard.init()));
-    const failed = opened.find((result) => result.status === "rejected");
-    if (failed !== undefined) {
-      // The shards that opened hold their folders' locks: released, and new shards made for the next init().
-      await Promise.allSettled(this.shards.map((shard, i) => (opened[i].status === "fulfilled" ? shard.close() : undefined)));
+    const { path } = this.options;
+    // The parent folder's lock too: an unsharded index opened on it would save beside the shards.
+    this.lock = path === undefined ? undefined : lockFolder(path, this.kind);
+    try {
+      if (path !== undefined) await checkShardCount(this.kind, path, this.shards.length);
+      const opened = await Promise.allSettled(this.shards.map((shard) => shard.init()));
+      const failed = opened.find((result) => result.status === "rejected");
+      if (failed !== undefined) throw failed.reason;
+      const dimensions = new Set(this.shards.map((shard) => shard.dimension).filter((dimension) => dimension !== 0));
+      if (dimensions.size > 1) throw new StoreError(this.kind, `the shards hold vectors of different lengths (${[...dimensions].join(", ")})`);
+      if (dimensions.size === 1) this.dim = [...dimensions][0];
+      this.maxId = await this.completeUpTo();
+    } catch (error) {
+      // Shards that opened hold their folders' locks: closed, and new shards made for the next init().
+      await Promise.allSettled(this.shards.map((shard) => shard.close()));
       this.shards = this.makeShards();
-      throw failed.reason;
+      this.lock?.release();
+      this.lock = undefined;
+      throw error;
     }
-    const dimensions = new Set(this.shards.map((shard) => shard.dimension).filter((dimension) => dimension !== 0));
-    if (dimensions.size > 1) throw new StoreError(this.kind, `the shards hold vectors of different lengths (${[...dimensions].join(", ")})`);
-    if (dimensions.size === 1) this.dim = [...dimensions][0];
-    this.maxId = await this.completeUpTo();
     this.ready = true;
   }
 
   /**
-   * Where every shard is complete: shard i holds its ids up to its own last id, and the ids after it up to its next
-   * one (n - 1 later) belong to other shards. Below the highest shard's last id when a crash saved one shard and not
-   * another, so the entries after it are added again from the stored rows.
+   * Where every shard is complete. Shard i holds the ids congruent to i (mod n) up to its last id; the next one
+   * it could hold comes n later, and every id before that is complete there. A shard that holds nothing is complete
+   * only before its first id (i, or n for shard 0). Below the highest shard's last id when a crash saved one shard
+   * and not another, so the entries after that point are added again from the stored rows.
    */
   private async completeUpTo(): Promise<number> {
+    const n = this.shards.length;
     const lastIds = await Promise.all(this.shards.map((shard) => shard.lastId?.() ?? Promise.resolve(0)));
-    return Math.min(Math.max(...lastIds), ...lastIds.map((id) => id + this.shards.length - 1));
+    const complete = lastIds.map((last, i) => (last > 0 ? last + n - 1 : (i === 0 ? n : i) - 1));
+    return Math.min(Math.max(...lastIds), ...complete);
   }
 
   async add(items: ReadonlyArray<{ id: number; vector: Float32Array }>): Promise<void> {
@@ -146,16 +160,21 @@ export class ShardedIndex implements VectorIndex {
   }
 
   /**
-   * Closes every shard (each saves its changes). The first failure is thrown once all have been tried, and the
-   * index stays open: close() tries the shards that failed again.
+   * Closes every shard (each saves its changes), then releases the folder. The first failure is thrown once all
+   * have been tried; calls are refused from then on, and close() tries the shards that failed again.
    */
   async close(): Promise<void> {
     if (this.closed) return;
     if (this.opening.started) await this.opening.get().catch(() => undefined);
     const closed = await Promise.allSettled(this.shards.map((shard) => shard.close()));
     const failed = closed.find((result) => result.status === "rejected");
-    if (failed !== undefined) throw failed.reason;
+    if (failed !== undefined) {
+      this.closeFailed = failed.reason as Error;
+      throw failed.reason;
+    }
     this.closed = true;
+    this.lock?.release();
+    this.lock = undefined;
   }
 
   /** The items of each shard, in their order. */
@@ -167,6 +186,9 @@ export class ShardedIndex implements VectorIndex {
 
   private assertReady(): void {
     if (this.closed) throw new StoreError(this.kind, "the index is closed");
+    if (this.closeFailed !== undefined) {
+      throw new StoreError(this.kind, `the index is half closed (${this.closeFailed.message}): call close() again`, { cause: this.closeFailed });
+    }
     if (!this.ready) throw new StoreError(this.kind, "call init() before using the index");
   }
 }

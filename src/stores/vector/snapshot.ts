@@ -9,7 +9,8 @@ import { writeFileAtomic } from "../../core/atomic-file.js";
 import { StoreError } from "../../core/errors.js";
 import { makePrivateDir, makeTreePrivate } from "../../core/private-files.js";
 
-const MANIFEST = "manifest.json";
+/** The file a saved index keeps its manifest in (a sharded index: each shard in its folder). */
+export const MANIFEST = "manifest.json";
 const DATA_PREFIX = "data-";
 /** Bumped when the manifest layout changes incompatibly. */
 export const SNAPSHOT_FORMAT_VERSION = 1;
