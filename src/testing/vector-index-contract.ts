@@ -166,6 +166,15 @@ export function testVectorIndex(options: VectorIndexContractOptions): void {
       expect(hits.map((hit) => hit.id).sort()).toEqual([1, 2, 3]);
     });
 
+    it("finds nothing for a topK under 1 or not a number", async () => {
+      const index = await open();
+      // Vectors of its own: the shared sequence stays that of the tests after it.
+      const own = seededRandom(5);
+      const list = Array.from({ length: 3 }, () => randomUnitVector(DIM, own));
+      await index.add(items(list));
+      for (const topK of [0, 0.5, -1, Number.NaN]) expect(await index.search(list[0], topK)).toEqual([]);
+    });
+
     it("counts live vectors and ignores an empty add", async () => {
       const index = await open();
       await index.add([]);

@@ -201,7 +201,8 @@ export class DatabaseVectorIndex implements VectorIndex {
       throw new DimensionMismatchError(this.dim, vector.length, `${this.kind} index at ${this.location}`);
     }
     const want = Math.floor(topK);
-    if (want < 1) return [];
+    // Written so that a topK of NaN finds nothing too.
+    if (!(want >= 1)) return [];
     if (this.dim === 0) await this.adopt(vector.length);
     if (this.dim === 0) return [];
     const store = await this.storeFor(this.dim);

@@ -41,17 +41,19 @@ export class FlatIndex implements VectorIndex {
   }
 
   async search(vector: Float32Array, topK: number): Promise<VectorHit[]> {
-    if (this.vectors.size === 0 || topK <= 0) return [];
+    // Written so that a topK of NaN finds nothing too.
+    const want = Math.floor(topK);
+    if (this.vectors.size === 0 || !(want >= 1)) return [];
     if (vector.length !== this.dim) throw new DimensionMismatchError(this.dim, vector.length, "flat index");
     const best: VectorHit[] = [];
     for (const [id, stored] of this.vectors) {
       const distance = 1 - dot(vector, stored);
-      if (best.length === topK && distance >= best[topK - 1].distance) continue;
+      if (best.length === want && distance >= best[want - 1].distance) continue;
       // Insertion into the short sorted list of the best so far: topK is small.
       let at = best.length;
       while (at > 0 && best[at - 1].distance > distance) at--;
       best.splice(at, 0, { id, distance });
-      if (best.length > topK) best.pop();
+      if (best.length > want) best.pop();
     }
     return best;
   }

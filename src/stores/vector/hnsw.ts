@@ -161,7 +161,8 @@ export class HnswIndex extends FileBackedIndex<typeof Hnswlib, HnswMeta> impleme
   async search(vector: Float32Array, topK: number): Promise<VectorHit[]> {
     this.acceptQuery(vector);
     const k = Math.min(Math.floor(topK), this.live);
-    if (this.index === null || k < 1) return [];
+    // Written so that a topK of NaN finds nothing too.
+    if (this.index === null || !(k >= 1)) return [];
     const { neighbors, distances } = this.index.searchKnn(Array.from(vector), k);
     return neighbors.map((id, i) => ({ id, distance: clampCosineDistance(distances[i]) }));
   }

@@ -216,7 +216,8 @@ export class LangChainVectorIndex implements VectorIndex {
     const store = this.ready();
     if (this.dim !== 0 && vector.length !== this.dim) throw new DimensionMismatchError(this.dim, vector.length);
     const want = Math.floor(topK);
-    if (want < 1 || this.live.size === 0) return [];
+    // Written so that a topK of NaN finds nothing too.
+    if (!(want >= 1) || this.live.size === 0) return [];
     const query = Array.from(vector);
     const hidden = this.stored - this.live.size;
     // Never ask for more than the store holds (LangChain's stores warn and cap), and fetch extra to make up

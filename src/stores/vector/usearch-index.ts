@@ -222,7 +222,8 @@ export class UsearchIndex extends FileBackedIndex<UsearchModule, UsearchMeta> im
   async search(vector: Float32Array, topK: number): Promise<VectorHit[]> {
     this.acceptQuery(vector);
     const k = Math.min(Math.floor(topK), this.index?.size() ?? 0);
-    if (this.index === null || k < 1) return [];
+    // Written so that a topK of NaN finds nothing too (usearch given NaN brings the process down).
+    if (this.index === null || !(k >= 1)) return [];
     // One query: one thread (more would only add the cost of starting them).
     const { keys, distances } = this.index.search(vector, k, 1);
     return Array.from(keys, (key, i) => ({ id: Number(key), distance: clampCosineDistance(distances[i]) }));
