@@ -90,12 +90,18 @@ export function chromaDatabase(params: DatabaseParams): VectorDatabase {
     },
 
     async store(dimension) {
-      collection ??= await client.get().getOrCreateCollection({
-        name,
-        embeddingFunction: null as never,
-        metadata: { [DIMENSION_KEY]: dimension },
-        configuration: { hnsw },
-      });
+      if (collection === undefined) {
+        collection = await client.get().getOrCreateCollection({
+          name,
+          embeddingFunction: null as never,
+          metadata: { [DIMENSION_KEY]: dimension },
+          configuration: { hnsw },
+        });
+        // A Chroma 1.0 server's first read of a collection forgets which writes its index has applied, and the next
+        // write applies them all again at once, which can leave an entry out of reach of every search. Read first,
+        // so that a collection made here has nothing to apply again (docs/vector-stores.md, "Chroma").
+        await collection.count();
+      }
       const { Chroma } = await importOptional<{ Chroma: ChromaClass }>("@langchain/community/vectorstores/chroma", FEATURE);
       const store = new Chroma(vectorsOnlyEmbeddings, { index: client.get(), collectionName: name, numDimensions: dimension });
       // Handing it the collection saves a getOrCreate round trip on its first call.
