@@ -18,7 +18,7 @@ import { NOT_A_MODEL, NOT_BEFORE_A_LETTER, NUMBERED_NOUNS, SIGN_WORDS } from "./
 import { AMBIGUOUS_NUMBER_WORDS, COUNTED_TIMES, DENOMINATORS, ORDINALS, SCALES, TENS, UNITS } from "./alignment-numbers.js";
 import { DAYS_OF_THE_WEEK, PARTS_OF_A_DAY, RELATIVE_DAYS, RELATIVE_TIME_NOUNS, RELATIVE_TIME_WORDS, SPAN_NAMES } from "./alignment-relative-time.js";
 import { SCOPE_LISTS } from "./alignment-scope.js";
-import { AFTER_SECOND, BEFORE_ABBREVIATION, UNIT_ABBREVIATIONS, UNIT_COMPOUNDS, UNIT_KINDS, UNIT_KINDS_AFTER, UNIT_NAMES, UNIT_QUALIFIERS, UNIT_SIGNS } from "./alignment-units.js";
+import { AFTER_SECOND, BEFORE_ABBREVIATION, GIGA_AFTER, UNIT_ABBREVIATIONS, UNIT_COMPOUNDS, UNIT_KINDS, UNIT_KINDS_AFTER, UNIT_NAMES, UNIT_QUALIFIERS, UNIT_SIGNS } from "./alignment-units.js";
 import { GUARD_LISTS } from "./guard-text.js";
 
 /**
@@ -638,6 +638,7 @@ export const ALIGNMENT_LISTS = {
   unitQualifiers: UNIT_QUALIFIERS,
   unitKinds: UNIT_KINDS,
   unitKindsAfter: UNIT_KINDS_AFTER,
+  gigaAfter: GIGA_AFTER,
   spelled: SPELLED.map(([pattern, replacement]) => [String(pattern), replacement]),
   phrasal: PHRASAL_VERBS,
   convertingBeforeInto: CONVERTING_BEFORE_INTO,

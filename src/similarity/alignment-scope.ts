@@ -131,12 +131,18 @@ const articlesAt = (words: readonly string[]) => words.flatMap((word, i) => (ART
 
 /**
  * Whether "any" or "most" at `i` picks some of a set: not after "the" or "there", and "any" only before a plural or
- * "of" ("any snakes", "any of my benefits"), or after "whether" or "if"; before a singular it means every one ("Can
- * any dog be trained?").
+ * "of" ("any snakes", "any of my benefits"), or after "whether" or "if", or further on from a "there" that asks
+ * whether one exists ("Is there life on any planet?"); before a singular it means every one ("Can any dog be trained?").
  */
 function picksSomeOf(words: readonly string[], i: number): boolean {
   if (!NOUN_PICK.has(words[i]) || NOT_PICKING.has(words[i - 1])) return false;
-  return words[i] !== "any" || ANY_PICKING.has(words[i - 1]) || words[i + 1] === "of" || words.slice(i + 1, i + 3).some((next) => /[^s]s$/.test(next));
+  return (
+    words[i] !== "any" ||
+    ANY_PICKING.has(words[i - 1]) ||
+    words.slice(0, i).includes("there") ||
+    words[i + 1] === "of" ||
+    words.slice(i + 1, i + 3).some((next) => /[^s]s$/.test(next))
+  );
 }
 
 /** Where "the only" stands ("Is Spanish the only official language?"): one member, and no other, against "an official language". */

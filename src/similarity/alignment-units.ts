@@ -89,6 +89,8 @@ export const MEASURE_ABBREVIATIONS: Readonly<Record<string, string>> = {
   ft: "foot",
   yd: "yard",
   mg: "milligram",
+  // "8 G RAM" is giga: see GIGA_AFTER.
+  g: "gram",
   kg: "kilogram",
   kgs: "kilogram",
   lb: "pound",
@@ -105,6 +107,17 @@ export const MEASURE_ABBREVIATIONS: Readonly<Record<string, string>> = {
   kcal: "calorie",
   kw: "kilowatt",
 };
+
+/** Words after which a "g" ("8 G RAM", "8G RAM", "4g network") is giga, no gram. */
+export const GIGA_AFTER: readonly string[] = ["ram", "memory", "storage", "data", "network", "networks", "lte", "phone", "phones", "internet", "speed", "wifi"];
+const GIGA = new Set(GIGA_AFTER);
+
+/**
+ * Whether the word at i is a "g" of no gram: giga, "g" or a number with it ("8g") before one of GIGA_AFTER, or a
+ * mobile network's generation ("4G", "5G"; "5g of sugar" is grams).
+ */
+const readsGiga = (words: readonly string[], i: number) =>
+  (/^[2-6]g$/.test(words[i]) && words[i + 1] !== "of") || (/^(?:\d+(?:[.,]\d+)?)?g$/.test(words[i]) && GIGA.has(words[i + 1]));
 
 /** Currency codes, read as the abbreviations above ("in GBP"). */
 export const CURRENCY_CODES: Readonly<Record<string, string>> = {
@@ -243,6 +256,7 @@ const beforeUnit = (words: readonly string[], i: number) => (kindBefore(words, i
 export function countedUnitsOf(text: string, words: readonly string[]): Set<string> {
   const counted = signUnits(text);
   words.forEach((word, i) => {
+    if (readsGiga(words, i)) return;
     const before = beforeUnit(words, i);
     const counts = isCount(words[before]) || (UNIT_QUALIFIER.has(words[before]) && isCount(words[before - 1]));
     const named = counts ? unitIn(word) : undefined;
@@ -261,6 +275,7 @@ export function unitsOf(text: string, words: readonly string[]): Set<string> {
   for (const [, compound] of text.matchAll(COMPOUND)) UNIT_COMPOUNDS[compound.toLowerCase().replace(/\s+/g, "")].forEach((unit) => units.add(unit));
   for (const unit of signUnits(text)) units.add(unit);
   words.forEach((word, i) => {
+    if (readsGiga(words, i)) return;
     const glued = gluedUnit(word);
     if (glued !== undefined) units.add(glued);
     const abbreviation = own(UNIT_ABBREVIATIONS, word);

@@ -158,6 +158,11 @@ describe("aligning two questions", () => {
     ["How long is 10 nautical miles?", "How long is 10 miles?", "unitMismatch"],
     ["How many square feet are in an acre?", "How many feet are in an acre?", "unitMismatch"],
     ["How many fluid ounces are in a cup?", "How many ounces are in a cup?", "unitMismatch"],
+    // "g" after a number is grams, apart or together, but for giga and a network's generation.
+    ["Is 30 mg of caffeine a lot?", "Is 30 g of caffeine a lot?", "unitMismatch"],
+    ["Is 5g of sugar a lot?", "Is 5 mg of sugar a lot?", "unitMismatch"],
+    // "any" further on from an "is there" picks one.
+    ["Is there life on every planet?", "Is there life on any planet?", "scope"],
     // A relation's noun after one word more, when it orders.
     ["Is Mario the older brother of Luigi?", "Is Luigi the older brother of Mario?", "placesTraded"],
     ["Is Spanish the only official language in Spain?", "Is Spanish an official language in Spain?", "scope"],
@@ -767,6 +772,10 @@ describe("aligning two questions", () => {
     ["How many people visit Times Square daily?", "How many people visit Times Square each day?", "unitMismatch"],
     ["What is the hourly weather in Orlando FL?", "What is the weather per hour in Orlando, Florida?", "unitMismatch"],
     ["How do I loosen a tight jar lid?", "How do I loosen a jar lid that is too tight?", "antonym"],
+    // "g" for giga or a mobile network's generation names no grams.
+    ["Is 8 G RAM enough for gaming?", "Is 8 GB RAM enough for gaming?", "unitMismatch"],
+    ["How many calories are in 100g of rice?", "How many calories are in 100 grams of rice?", "unitMismatch"],
+    ["Does Jio 4G work on a Moto G3?", "Does Jio 4G work on a Moto G3 with 2GB of RAM?", "unitMismatch"],
   ] as const)("does not read %j / %j as %s", (a, b, veto) => {
     expect(alignQuestions(a, b)[veto]).toBe(false);
   });
