@@ -118,6 +118,7 @@ describe("ShardedIndex", () => {
   });
 
   it("checks an add before any shard sees it: one length across shards, valid ids", async () => {
+    expect(() => flatShards(1)).toThrow(/a sharded index needs two shards or more, got 1/);
     const { index, shards } = flatShards(2, 0);
     await index.init();
     await index.add([{ id: 1, vector: randomUnitVector(8, random) }]);
@@ -201,6 +202,7 @@ describe("ShardedIndex", () => {
     expect(createVectorIndex("usearch", { dimension: 8, shards: 2 })).toBeInstanceOf(ShardedIndex);
     expect(() => createVectorIndex("usearch", { dimension: 8, shards: 2, thread: false })).toThrow(/shards run each in a thread of its own/);
     expect(() => createVectorIndex("usearch", { dimension: 8, shards: 0 })).toThrow(ValidationError);
+    expect(() => createVectorIndex("usearch", { dimension: 8, shards: 65 })).toThrow(/shards/);
     expect(() => createVectorIndex("hnswlib", { dimension: 8, shards: 2 })).toThrow(/shards is a usearch option/);
 
     const stored = Array.from({ length: 20 }, () => randomUnitVector(32, random));

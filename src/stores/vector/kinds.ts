@@ -4,7 +4,7 @@
  */
 import { UnknownKindError, ValidationError } from "../../core/errors.js";
 import { importOptional } from "../../core/optional-import.js";
-import { integerAtLeast } from "../../core/validation.js";
+import { integerBetween } from "../../core/validation.js";
 import { DatabaseVectorIndex, type VectorDatabase } from "./database-index.js";
 import { chromaDatabase } from "./databases/chroma.js";
 import { elasticsearchDatabase } from "./databases/elasticsearch.js";
@@ -70,7 +70,7 @@ export interface VectorIndexParams extends HnswIndexOptions, UsearchIndexOptions
   thread?: boolean;
   /**
    * usearch: spread the index over this many shards, each in a thread of its own (ShardedIndex), so a bulk add
-   * builds on as many cores; a search asks every shard. Default 1 (one index). A saved index keeps its count.
+   * builds on as many cores; a search asks every shard. Default 1 (one index), at most 64. A saved index keeps its count.
    * OpenSearch: the index's shards.
    */
   shards?: number;
@@ -151,9 +151,12 @@ function sameSetting(own: [string, number | undefined], alias: [string, number |
   return ownValue ?? aliasValue;
 }
 
+/** The most shards: a thread each, and every search asks them all. */
+const MAX_SHARDS = 64;
+
 /** A usearch index in process, in a thread of its own, or sharded over several threads. */
 function usearchIndex(options: UsearchIndexOptions, params: VectorIndexParams): VectorIndex {
-  const shards = integerAtLeast("usearch: shards", params.shards, 1, 1);
+  const shards = integerBetween("usearch: shards", params.shards, 1, MAX_SHARDS, 1);
   if (shards === 1) return params.thread === true ? new ThreadedUsearchIndex(options) : new UsearchIndex(options);
   if (params.thread === false) throw new ValidationError("usearch: shards run each in a thread of its own; leave thread out, or give shards: 1.");
   const { path } = options;

@@ -4,7 +4,7 @@
  * search asks every shard and merges their hits. usearch adds on one thread (its concurrent inserts lose entries:
  * usearch-index.ts), so shards are how an import uses more than one core.
  */
-import { DimensionMismatchError, StoreError } from "../../core/errors.js";
+import { DimensionMismatchError, StoreError, ValidationError } from "../../core/errors.js";
 import { Lazy } from "../connection.js";
 import { lockFolder, type FolderLock } from "../data-dir-lock.js";
 import { checkItems } from "./file-backed-index.js";
@@ -19,7 +19,7 @@ export interface ShardedIndexOptions {
   makeShard: (index: number) => VectorIndex;
   /** Vector length; 0 takes it from the first add (or from the saved shards). */
   dimension: number;
-  /** The shards' parent folder, checked at init for another shard count. */
+  /** The shards' parent folder: locked from init to close, and checked at init for another shard count. */
   path?: string;
   /** How an add's ids are checked before any shard sees them (the shards' own rule). */
   ids: { label: string; idLimit: number; isId: (id: number) => boolean };
@@ -29,7 +29,7 @@ export class ShardedIndex implements VectorIndex {
   readonly specificationVersion = "v1";
   readonly kind: string;
   private dim: number;
-  /** The highest id this index holds completely: every shard holds each of its ids up to here. */
+  /** lastId(): where every shard was complete at init, then the highest id added. */
   private maxId = 0;
   private shards: readonly VectorIndex[];
   private readonly opening = new Lazy(() => this.open());
@@ -40,7 +40,7 @@ export class ShardedIndex implements VectorIndex {
   private closeFailed?: Error;
 
   constructor(private readonly options: ShardedIndexOptions) {
-    if (!Number.isSafeInteger(options.shards) || options.shards < 2) throw new StoreError(options.kind, "a sharded index needs two shards or more");
+    if (!Number.isSafeInteger(options.shards) || options.shards < 2) throw new ValidationError(`${options.kind}: a sharded index needs two shards or more, got ${options.shards}`);
     this.kind = options.kind;
     this.dim = options.dimension;
     this.shards = this.makeShards();
