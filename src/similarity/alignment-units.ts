@@ -117,7 +117,7 @@ const GIGA = new Set(GIGA_AFTER);
  * mobile network's generation ("4G", "5G"; "5g of sugar" is grams).
  */
 const readsGiga = (words: readonly string[], i: number) =>
-  (/^[2-6]g$/.test(words[i]) && words[i + 1] !== "of") || (/^(?:\d+(?:[.,]\d+)?)?g$/.test(words[i]) && GIGA.has(words[i + 1]));
+  (/^[2-6]g$/.test(words[i]) && words[i + 1] !== "of") || ((words[i] === "g" || gluedLetters(words[i]) === "g") && GIGA.has(words[i + 1]));
 
 /** Currency codes, read as the abbreviations above ("in GBP"). */
 export const CURRENCY_CODES: Readonly<Record<string, string>> = {
@@ -190,9 +190,14 @@ export function unitNamed(word: string): string | undefined {
   return unitOf(word) ?? own(MEASURE_ABBREVIATIONS, word) ?? (code === undefined || MEASURE_UNITS.has(code) ? undefined : code);
 }
 
+/** The letters written onto a number ("kg" of "10kg", "g" of "8g"), or undefined. */
+function gluedLetters(word: string): string | undefined {
+  return /^\d+(?:[.,]\d+)?([a-z]+)$/.exec(word)?.[1];
+}
+
 /** The unit of a number and a unit written as one word ("10kg", "5km", "50mg", "8GB"), or undefined. */
 function gluedUnit(word: string): string | undefined {
-  const letters = /^\d+(?:[.,]\d+)?([a-z]+)$/.exec(word)?.[1];
+  const letters = gluedLetters(word);
   return letters === undefined ? undefined : unitIn(letters);
 }
 

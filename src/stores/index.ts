@@ -19,6 +19,7 @@ export { FlatIndex } from "./vector/flat.js";
 export { LangChainVectorIndex } from "./vector/langchain-bridge.js";
 export { createVectorIndex, isLangChainVectorStore, VECTOR_KINDS, type VectorKind, type VectorIndexParams } from "./vector/kinds.js";
 export { DatabaseVectorIndex, type VectorDatabase } from "./vector/database-index.js";
+export { hitsWanted } from "../core/contracts/vector-index.js";
 export type * from "../core/contracts/vector-index.js";
 export { LocalObjectStore } from "./object/local.js";
 export { S3ObjectStore, type S3ObjectStoreOptions, type S3ClientLike } from "./object/s3.js";

@@ -12,6 +12,24 @@ export function tempDir(prefix = "semcache-test-"): { path: string; cleanup: () 
   return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
 }
 
+/** A fresh temporary folder for each test of the calling block, removed after the test; `path` is the current one. */
+export function tempDirEachTest(prefix: string): { readonly path: string } {
+  let current: ReturnType<typeof tempDir> | undefined;
+  beforeEach(() => {
+    current = tempDir(prefix);
+  });
+  afterEach(() => {
+    current?.cleanup();
+    current = undefined;
+  });
+  return {
+    get path() {
+      if (current === undefined) throw new Error("tempDirEachTest: the folder exists only while a test runs");
+      return current.path;
+    },
+  };
+}
+
 /**
  * A small deterministic text embedding for tests: hashed bag of words (256-d, three buckets a word, so two
  * words practically never get the same vector). Texts sharing most words are close; texts sharing none are

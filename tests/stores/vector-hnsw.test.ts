@@ -1,9 +1,9 @@
-import { cp, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { cp, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DimensionMismatchError, StoreError, ValidationError } from "../../src/core/errors.js";
 import { HnswIndex } from "../../src/stores/vector/hnsw.js";
 import { randomUnitVector, seededRandom, testVectorIndex } from "../../src/testing/vector-index-contract.js";
+import { tempDirEachTest } from "../helpers/fixtures.js";
 
 testVectorIndex({
   name: "HnswIndex (memory)",
@@ -18,15 +18,7 @@ testVectorIndex({
 
 describe("HnswIndex", () => {
   const random = seededRandom(11);
-  let dir: string;
-
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "semcache-hnsw-"));
-  });
-
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const temp = tempDirEachTest("semcache-hnsw-");
 
   function batch(count: number, firstId: number, dimension = 8): Array<{ id: number; vector: Float32Array }> {
     return Array.from({ length: count }, (_, i) => ({ id: firstId + i, vector: randomUnitVector(dimension, random) }));
@@ -67,7 +59,7 @@ describe("HnswIndex", () => {
   });
 
   it("keeps what was flushed, and loses nothing it had saved when changes after the flush are lost", async () => {
-    const path = join(dir, "index");
+    const path = join(temp.path, "index");
     const first = new HnswIndex({ dimension: 8, path });
     await first.init();
     const saved = batch(20, 1);
@@ -76,7 +68,7 @@ describe("HnswIndex", () => {
     await first.add(batch(5, 21));
     // The process dies here, no flush, no close: its folder as it is then (the copied lock names a process
     // that no longer holds it, so it is taken over).
-    const crashed = join(dir, "crashed");
+    const crashed = join(temp.path, "crashed");
     await cp(path, crashed, { recursive: true });
 
     const second = new HnswIndex({ dimension: 8, path: crashed });
@@ -87,7 +79,7 @@ describe("HnswIndex", () => {
   });
 
   it("leaves the previous save usable when a save is interrupted", async () => {
-    const path = join(dir, "index");
+    const path = join(temp.path, "index");
     const index = new HnswIndex({ dimension: 8, path });
     await index.init();
     await index.add(batch(10, 1));
@@ -108,7 +100,7 @@ describe("HnswIndex", () => {
   });
 
   it("catches up from lastId: ids above it are the ones to re-add", async () => {
-    const path = join(dir, "index");
+    const path = join(temp.path, "index");
     const index = new HnswIndex({ dimension: 8, path });
     await index.init();
     await index.add(batch(30, 1));
@@ -125,7 +117,7 @@ describe("HnswIndex", () => {
   });
 
   it("takes the dimension of a saved index when given 0", async () => {
-    const path = join(dir, "index");
+    const path = join(temp.path, "index");
     const index = new HnswIndex({ dimension: 16, path });
     await index.init();
     await index.add(batch(2, 1, 16));

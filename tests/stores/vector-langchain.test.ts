@@ -1,5 +1,3 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HNSWLib } from "@langchain/community/vectorstores/hnswlib";
 import { USearch } from "@langchain/community/vectorstores/usearch";
@@ -9,6 +7,7 @@ import { createVectorIndex, isLangChainVectorStore, VECTOR_KINDS } from "../../s
 import { LangChainVectorIndex } from "../../src/stores/vector/langchain-bridge.js";
 import { vectorsOnlyEmbeddings } from "../../src/stores/vector/vectors-only-embeddings.js";
 import { randomUnitVector, seededRandom, testVectorIndex, vectorAtCosine } from "../../src/testing/vector-index-contract.js";
+import { tempDirEachTest } from "../helpers/fixtures.js";
 
 testVectorIndex({
   name: "langchain-hnswlib (HNSWLib, space cosine, ef 128)",
@@ -33,15 +32,7 @@ testVectorIndex({
 
 describe("LangChain vector stores through the bridge", () => {
   const random = seededRandom(3);
-  let dir: string;
-
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "semcache-langchain-"));
-  });
-
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const temp = tempDirEachTest("semcache-langchain-");
 
   /** The raw score each store gives a vector at cosine 0.6 to the query, and what the bridge makes of it. */
   async function scores(store: HNSWLib | USearch | MemoryVectorStore): Promise<{ raw: number; distance: number }> {
@@ -99,7 +90,7 @@ describe("LangChain vector stores through the bridge", () => {
   });
 
   it("raises ef of LangChain's HNSWLib to the given value after creation and after load", async () => {
-    const path = join(dir, "store");
+    const path = join(temp.path, "store");
     const index = createVectorIndex("langchain-hnswlib", { dimension: 8, path, ef: 77 }) as LangChainVectorIndex;
     await index.init();
     await index.add([{ id: 1, vector: randomUnitVector(8, random) }]);
@@ -114,7 +105,7 @@ describe("LangChain vector stores through the bridge", () => {
   it("says USearch and MemoryVectorStore are not persistent, HNSWLib with a path is", async () => {
     const kinds = { "langchain-usearch": false, memory: false, "langchain-hnswlib": true } as const;
     for (const [kind, persistent] of Object.entries(kinds)) {
-      const index = createVectorIndex(kind, { dimension: 8, path: join(dir, kind) });
+      const index = createVectorIndex(kind, { dimension: 8, path: join(temp.path, kind) });
       await index.init();
       expect([kind, index.capabilities.persistent]).toEqual([kind, persistent]);
       await index.close();

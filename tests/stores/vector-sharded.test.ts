@@ -3,8 +3,7 @@
  * index's entries are complete after a crash that saved one shard and not another, the shard count kept by the
  * folder, and the usearch kind's `shards` option.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { loadGptCacheConfig } from "../../src/config/gptcache-config.js";
 import { DimensionMismatchError, StoreError, ValidationError } from "../../src/core/errors.js";
@@ -14,6 +13,7 @@ import { createVectorIndex } from "../../src/stores/vector/kinds.js";
 import { ShardedIndex } from "../../src/stores/vector/sharded-index.js";
 import { USEARCH_IDS } from "../../src/stores/vector/usearch-index.js";
 import { randomUnitVector, seededRandom, testVectorIndex, vectorAtCosine } from "../../src/testing/vector-index-contract.js";
+import { tempDirEachTest } from "../helpers/fixtures.js";
 import type { VectorIndex } from "../../src/core/contracts/vector-index.js";
 
 testVectorIndex({
@@ -47,15 +47,7 @@ function flatShards(count: number, dimension = 8): { index: ShardedIndex; shards
 
 describe("ShardedIndex", () => {
   const random = seededRandom(43);
-  let dir: string;
-
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "semcache-sharded-"));
-  });
-
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const temp = tempDirEachTest("semcache-sharded-");
 
   it("spreads ids over the shards by id, and merges every shard's hits nearest first", async () => {
     const { index, shards } = flatShards(3);
@@ -132,7 +124,7 @@ describe("ShardedIndex", () => {
   });
 
   it("keeps the shard count a folder was saved with, and an unsharded folder unsharded", async () => {
-    const path = join(dir, "usearch");
+    const path = join(temp.path, "usearch");
     const sharded = createVectorIndex("usearch", { dimension: 8, path, shards: 2 });
     await sharded.init();
     await sharded.add([{ id: 1, vector: randomUnitVector(8, random) }]);
@@ -144,7 +136,7 @@ describe("ShardedIndex", () => {
     await expect(createVectorIndex("usearch", { dimension: 8, path, thread: true }).init()).rejects.toThrow(/saved in 2 shards/);
     await expect(createVectorIndex("hnswlib", { dimension: 8, path }).init()).rejects.toThrow(/holds a usearch index saved in 2 shards/);
 
-    const plain = join(dir, "plain");
+    const plain = join(temp.path, "plain");
     const unsharded = createVectorIndex("usearch", { dimension: 8, path: plain });
     await unsharded.init();
     await unsharded.add([{ id: 1, vector: randomUnitVector(8, random) }]);
@@ -155,7 +147,7 @@ describe("ShardedIndex", () => {
   });
 
   it("counts only shards that were saved, and holds its folder against an unsharded index", async () => {
-    const path = join(dir, "usearch");
+    const path = join(temp.path, "usearch");
     // Opened in 3 shards and closed with nothing added: no shard saved, so the folder takes another count.
     const empty = createVectorIndex("usearch", { dimension: 8, path, shards: 3 });
     await empty.init();
@@ -164,7 +156,7 @@ describe("ShardedIndex", () => {
     await two.init();
     await expect(createVectorIndex("usearch", { dimension: 8, path }).init()).rejects.toThrow(/is in use by another cache/);
     await two.close();
-    const file = join(dir, "a-file");
+    const file = join(temp.path, "a-file");
     await writeFile(file, "");
     await expect(createVectorIndex("usearch", { dimension: 8, path: file, shards: 2 }).init()).rejects.toThrow(StoreError);
   });
@@ -184,7 +176,7 @@ describe("ShardedIndex", () => {
   });
 
   it("releases every shard's folder when one cannot open, and opens on the next init", async () => {
-    const path = join(dir, "usearch");
+    const path = join(temp.path, "usearch");
     const holder = createVectorIndex("usearch", { dimension: 8, path: join(path, "shard-2-of-2") });
     await holder.init();
     const index = createVectorIndex("usearch", { dimension: 8, path, shards: 2 });
@@ -207,12 +199,12 @@ describe("ShardedIndex", () => {
 
     const stored = Array.from({ length: 20 }, () => randomUnitVector(32, random));
     const near = vectorAtCosine(stored[7], 0.95, random);
-    const first = managerFactory("sqlite,usearch", { dataDir: dir, vectorParams: config.storage!.vectorParams });
+    const first = managerFactory("sqlite,usearch", { dataDir: temp.path, vectorParams: config.storage!.vectorParams });
     await first.init();
     const ids = await first.save(stored.map((embedding, i) => ({ question: `q${i}`, keyHash: `k${i}`, partition: "", answer: `a${i}`, embedding })));
     expect((await first.getScalarData((await first.search(near, 1))[0].id))?.answer).toBe("a7");
     await first.close();
-    const second = managerFactory("sqlite,usearch", { dataDir: dir, vectorParams: { shards: 2 } });
+    const second = managerFactory("sqlite,usearch", { dataDir: temp.path, vectorParams: { shards: 2 } });
     await second.init();
     const [hit] = await second.search(near, 1);
     expect(hit.id).toBe(ids[7]);

@@ -2,8 +2,6 @@
  * The usearch index in a thread of its own: the VectorIndex contract, errors thrown there arriving here as the
  * same typed errors, the folder's lock held by this process, and a thread that stops.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadGptCacheConfig } from "../../src/config/gptcache-config.js";
 import { DimensionMismatchError, StoreError, ValidationError } from "../../src/core/errors.js";
@@ -12,6 +10,7 @@ import { createVectorIndex } from "../../src/stores/vector/kinds.js";
 import { ThreadedUsearchIndex } from "../../src/stores/vector/threaded-usearch-index.js";
 import { UsearchIndex } from "../../src/stores/vector/usearch-index.js";
 import { randomUnitVector, seededRandom, testVectorIndex, vectorAtCosine } from "../../src/testing/vector-index-contract.js";
+import { tempDirEachTest } from "../helpers/fixtures.js";
 
 testVectorIndex({
   name: "ThreadedUsearchIndex (f32, memory)",
@@ -35,15 +34,7 @@ testVectorIndex({
 
 describe("ThreadedUsearchIndex", () => {
   const random = seededRandom(41);
-  let dir: string;
-
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "semcache-usearch-thread-"));
-  });
-
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const temp = tempDirEachTest("semcache-usearch-thread-");
 
   it("throws the thread's errors as the same classes, with their fields", async () => {
     const index = new ThreadedUsearchIndex({ dimension: 8 });
@@ -70,7 +61,7 @@ describe("ThreadedUsearchIndex", () => {
   });
 
   it("refuses a saved index's other quantization with the in-process message", async () => {
-    const path = join(dir, "usearch");
+    const path = join(temp.path, "usearch");
     const saved = new UsearchIndex({ dimension: 8, quantization: "f16", path });
     await saved.init();
     await saved.add([{ id: 1, vector: randomUnitVector(8, random) }]);
@@ -89,7 +80,7 @@ describe("ThreadedUsearchIndex", () => {
   });
 
   it("holds the folder's lock in this process: an in-process index on the same folder is refused", async () => {
-    const path = join(dir, "usearch");
+    const path = join(temp.path, "usearch");
     const threaded = new ThreadedUsearchIndex({ dimension: 8, path });
     await threaded.init();
     await expect(new UsearchIndex({ dimension: 8, path }).init()).rejects.toThrow(StoreError);
@@ -132,7 +123,7 @@ describe("ThreadedUsearchIndex", () => {
       await expect(closing).rejects.toThrow(/changes since the last flush were not saved/);
     }],
   ])("a thread that stops %s: close() says what was not saved and releases the folder", async (_, stopped) => {
-    const path = join(dir, "usearch");
+    const path = join(temp.path, "usearch");
     const index = new ThreadedUsearchIndex({ dimension: 8, path });
     await index.init();
     await index.add([{ id: 1, vector: randomUnitVector(8, random) }]);
@@ -152,7 +143,7 @@ describe("ThreadedUsearchIndex", () => {
     expect(() => createVectorIndex("flat", { dimension: 8, quantization: "f16", view: true })).toThrow(
       'quantization, view are usearch options: the flat vector store does not read them. Leave them out, or use "usearch".',
     );
-    expect(() => managerFactory("sqlite,hnswlib", { dataDir: dir, vectorParams: { expansionSearch: 64 } })).toThrow(/expansionSearch is a usearch option/);
+    expect(() => managerFactory("sqlite,hnswlib", { dataDir: temp.path, vectorParams: { expansionSearch: 64 } })).toThrow(/expansionSearch is a usearch option/);
   });
 
   it("is the usearch kind's `thread` option (YAML thread: true), and serves a cache across a restart", async () => {
@@ -162,12 +153,12 @@ describe("ThreadedUsearchIndex", () => {
     expect(createVectorIndex("usearch", { dimension: 8 })).toBeInstanceOf(UsearchIndex);
     const stored = Array.from({ length: 20 }, () => randomUnitVector(32, random));
     const near = vectorAtCosine(stored[7], 0.95, random);
-    const first = managerFactory("sqlite,usearch", { dataDir: dir, vectorParams: config.storage!.vectorParams });
+    const first = managerFactory("sqlite,usearch", { dataDir: temp.path, vectorParams: config.storage!.vectorParams });
     await first.init();
     const ids = await first.save(stored.map((embedding, i) => ({ question: `q${i}`, keyHash: `k${i}`, partition: "", answer: `a${i}`, embedding })));
     expect((await first.getScalarData((await first.search(near, 1))[0].id))?.answer).toBe("a7");
     await first.close();
-    const second = managerFactory("sqlite,usearch", { dataDir: dir, vectorParams: { thread: true } });
+    const second = managerFactory("sqlite,usearch", { dataDir: temp.path, vectorParams: { thread: true } });
     await second.init();
     const [hit] = await second.search(near, 1);
     expect(hit.id).toBe(ids[7]);

@@ -1,6 +1,5 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { loadGptCacheConfig } from "../../src/config/gptcache-config.js";
 import { DimensionMismatchError, MissingDependencyError, StoreError, ValidationError } from "../../src/core/errors.js";
@@ -10,6 +9,7 @@ import { createVectorIndex } from "../../src/stores/vector/kinds.js";
 import { HnswIndex } from "../../src/stores/vector/hnsw.js";
 import { DEFAULT_USEARCH_CONNECTIVITY, DEFAULT_USEARCH_QUANTIZATION, UsearchIndex, type UsearchQuantization } from "../../src/stores/vector/usearch-index.js";
 import { randomUnitVector, seededRandom, testVectorIndex, vectorAtCosine } from "../../src/testing/vector-index-contract.js";
+import { tempDirEachTest } from "../helpers/fixtures.js";
 
 /** Decimal places each storage keeps of a cosine distance between 8-d unit vectors (see the contract's option). */
 const DIGITS: Record<UsearchQuantization, number> = { f32: 4, f16: 3, i8: 1 };
@@ -39,15 +39,7 @@ testVectorIndex({
 
 describe("UsearchIndex", () => {
   const random = seededRandom(23);
-  let dir: string;
-
-  beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), "semcache-usearch-"));
-  });
-
-  afterEach(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const temp = tempDirEachTest("semcache-usearch-");
 
   function batch(count: number, firstId: number, dimension = 16): Array<{ id: number; vector: Float32Array }> {
     return Array.from({ length: count }, (_, i) => ({ id: firstId + i, vector: randomUnitVector(dimension, random) }));
@@ -73,7 +65,7 @@ describe("UsearchIndex", () => {
   });
 
   it("saves on flush and loads on init, with every vector, delete and lastId", async () => {
-    const path = join(dir, "index");
+    const path = join(temp.path, "index");
     const first = await opened({ dimension: 16, path, quantization: "f16" });
     const items = batch(3000, 1);
     await first.add(items);
@@ -110,7 +102,7 @@ describe("UsearchIndex", () => {
   });
 
   it("answers from a memory-mapped file, and reads it into memory on the first change", async () => {
-    const path = join(dir, "index");
+    const path = join(temp.path, "index");
     const first = await opened({ dimension: 16, path });
     const items = batch(200, 1);
     await first.add(items);
@@ -170,7 +162,7 @@ describe("UsearchIndex", () => {
   });
 
   it("refuses to reopen a saved index at another quantization, and keeps the saved one when none is asked", async () => {
-    const path = join(dir, "index");
+    const path = join(temp.path, "index");
     const first = await opened({ dimension: 16, path, quantization: "f32" });
     await first.add(batch(3, 1));
     await first.close();
@@ -181,7 +173,7 @@ describe("UsearchIndex", () => {
   });
 
   it("keeps a saved index's connectivity (an index built at 16, the old default, stays 16) and refuses another one asked for", async () => {
-    const path = join(dir, "index");
+    const path = join(temp.path, "index");
     const first = await opened({ dimension: 16, path, connectivity: 16 });
     await first.add(batch(3, 1));
     await first.close();
@@ -208,7 +200,7 @@ describe("UsearchIndex", () => {
   });
 
   it("refuses a folder holding an hnswlib index (and hnswlib refuses usearch's), saying what to do", async () => {
-    const hnswPath = join(dir, "hnsw");
+    const hnswPath = join(temp.path, "hnsw");
     const hnsw = new HnswIndex({ dimension: 16, path: hnswPath });
     await hnsw.init();
     await hnsw.add(batch(3, 1));
@@ -216,7 +208,7 @@ describe("UsearchIndex", () => {
     await expect(opened({ dimension: 16, path: hnswPath })).rejects.toThrow(
       `usearch: ${hnswPath} holds a saved index of another kind, not usearch's: give this index a folder of its own, or remove that one`,
     );
-    const usearchPath = join(dir, "usearch");
+    const usearchPath = join(temp.path, "usearch");
     const own = await opened({ dimension: 16, path: usearchPath });
     await own.add(batch(3, 1));
     await own.close();
@@ -231,7 +223,7 @@ describe("UsearchIndex", () => {
   });
 
   it('is the "usearch" kind; LangChain\'s USearch store is "langchain-usearch"', async () => {
-    const native = createVectorIndex("usearch", { dimension: 8, path: join(dir, "u"), quantization: "f16", ef: 300 });
+    const native = createVectorIndex("usearch", { dimension: 8, path: join(temp.path, "u"), quantization: "f16", ef: 300 });
     expect(native).toBeInstanceOf(UsearchIndex);
     expect((native as UsearchIndex).quantization).toBe("f16");
     expect((native as UsearchIndex).expansionSearch).toBe(300);
@@ -259,15 +251,15 @@ describe("UsearchIndex", () => {
 
   it('serves a cache end to end: managerFactory("sqlite,usearch") finds a stored vector after a restart', async () => {
     const stored = Array.from({ length: 20 }, () => randomUnitVector(32, random));
-    const first = managerFactory("sqlite,usearch", { dataDir: dir });
+    const first = managerFactory("sqlite,usearch", { dataDir: temp.path });
     await first.init();
     const ids = await first.save(stored.map((embedding, i) => ({ question: `q${i}`, keyHash: `k${i}`, partition: "", answer: `a${i}`, embedding })));
     const near = vectorAtCosine(stored[7], 0.95, random);
     expect((await first.getScalarData((await first.search(near, 1))[0].id))?.answer).toBe("a7");
     await first.close();
-    expect(await readdir(join(dir, "usearch"))).toContain("manifest.json");
+    expect(await readdir(join(temp.path, "usearch"))).toContain("manifest.json");
 
-    const second = managerFactory("sqlite,usearch", { dataDir: dir });
+    const second = managerFactory("sqlite,usearch", { dataDir: temp.path });
     await second.init();
     const [hit] = await second.search(near, 1);
     expect(hit.id).toBe(ids[7]);

@@ -34,7 +34,7 @@ export interface VectorIndex {
   init(): Promise<void>;
   /** Adds (or replaces) vectors. Throws DimensionMismatchError on a wrong length. */
   add(items: ReadonlyArray<{ id: number; vector: Float32Array }>): Promise<void>;
-  /** Up to topK nearest live vectors, nearest first. Empty index -> []. */
+  /** Up to topK nearest live vectors, nearest first. Empty index, or a topK under 1 or NaN -> []. */
   search(vector: Float32Array, topK: number): Promise<VectorHit[]>;
   /** Removes ids; unknown ids are ignored. */
   delete(ids: readonly number[]): Promise<void>;
@@ -50,4 +50,9 @@ export interface VectorIndex {
   /** Saves to disk where the index is file-backed. */
   flush(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** How many hits a search for topK asks for: its whole part, or 0 for a topK under 1 or not a number (NaN). */
+export function hitsWanted(topK: number): number {
+  return topK >= 1 ? Math.floor(topK) : 0;
 }

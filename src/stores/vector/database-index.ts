@@ -5,7 +5,7 @@ import { messageOf, resolveTimeoutMs, withDeadline } from "../connection.js";
 import { uuidFromId } from "./langchain-bridge.js";
 import { toCosineDistance, type ScoreKind } from "./score-mapping.js";
 import type { LangChainDocument, LangChainVectorStoreLike } from "./store-profiles.js";
-import type { VectorHit, VectorIndex, VectorIndexCapabilities } from "../../core/contracts/vector-index.js";
+import { hitsWanted, type VectorHit, type VectorIndex, type VectorIndexCapabilities } from "../../core/contracts/vector-index.js";
 
 /** The calls DatabaseVectorIndex makes to a database, each under its deadline (timeoutMs). */
 export type DatabaseStep = "open" | "dimension" | "store" | "add" | "search" | "delete" | "count" | "clear" | "flush" | "close";
@@ -200,9 +200,8 @@ export class DatabaseVectorIndex implements VectorIndex {
     if (this.dim !== 0 && vector.length !== this.dim) {
       throw new DimensionMismatchError(this.dim, vector.length, `${this.kind} index at ${this.location}`);
     }
-    const want = Math.floor(topK);
-    // Written so that a topK of NaN finds nothing too.
-    if (!(want >= 1)) return [];
+    const want = hitsWanted(topK);
+    if (want === 0) return [];
     if (this.dim === 0) await this.adopt(vector.length);
     if (this.dim === 0) return [];
     const store = await this.storeFor(this.dim);

@@ -1,7 +1,7 @@
 import { DimensionMismatchError, ValidationError } from "../../core/errors.js";
 import { isNonNegativeInteger } from "../../core/validation.js";
 import { dot } from "../../core/vector-math.js";
-import type { VectorHit, VectorIndex, VectorIndexCapabilities } from "../../core/contracts/vector-index.js";
+import { hitsWanted, type VectorHit, type VectorIndex, type VectorIndexCapabilities } from "../../core/contracts/vector-index.js";
 
 const KIND = "flat";
 
@@ -41,9 +41,8 @@ export class FlatIndex implements VectorIndex {
   }
 
   async search(vector: Float32Array, topK: number): Promise<VectorHit[]> {
-    // Written so that a topK of NaN finds nothing too.
-    const want = Math.floor(topK);
-    if (this.vectors.size === 0 || !(want >= 1)) return [];
+    const want = hitsWanted(topK);
+    if (this.vectors.size === 0 || want === 0) return [];
     if (vector.length !== this.dim) throw new DimensionMismatchError(this.dim, vector.length, "flat index");
     const best: VectorHit[] = [];
     for (const [id, stored] of this.vectors) {

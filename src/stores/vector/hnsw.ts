@@ -8,7 +8,7 @@ import { importOptional } from "../../core/optional-import.js";
 import { integerAtLeast } from "../../core/validation.js";
 import { clampCosineDistance } from "./score-mapping.js";
 import { FileBackedIndex, type IndexManifest } from "./file-backed-index.js";
-import type { VectorHit, VectorIndex } from "../../core/contracts/vector-index.js";
+import { hitsWanted, type VectorHit, type VectorIndex } from "../../core/contracts/vector-index.js";
 
 export interface HnswIndexOptions {
   /** Vector length; 0 takes it from the first add (or from the saved index). */
@@ -160,9 +160,8 @@ export class HnswIndex extends FileBackedIndex<typeof Hnswlib, HnswMeta> impleme
 
   async search(vector: Float32Array, topK: number): Promise<VectorHit[]> {
     this.acceptQuery(vector);
-    const k = Math.min(Math.floor(topK), this.live);
-    // Written so that a topK of NaN finds nothing too.
-    if (this.index === null || !(k >= 1)) return [];
+    const k = Math.min(hitsWanted(topK), this.live);
+    if (this.index === null || k === 0) return [];
     const { neighbors, distances } = this.index.searchKnn(Array.from(vector), k);
     return neighbors.map((id, i) => ({ id, distance: clampCosineDistance(distances[i]) }));
   }

@@ -14,7 +14,7 @@ import {
   type LangChainDocument,
   type LangChainVectorStoreLike,
 } from "./store-profiles.js";
-import type { VectorHit, VectorIndex, VectorIndexCapabilities } from "../../core/contracts/vector-index.js";
+import { hitsWanted, type VectorHit, type VectorIndex, type VectorIndexCapabilities } from "../../core/contracts/vector-index.js";
 
 export type { LangChainVectorStoreLike } from "./store-profiles.js";
 
@@ -215,9 +215,8 @@ export class LangChainVectorIndex implements VectorIndex {
   async search(vector: Float32Array, topK: number): Promise<VectorHit[]> {
     const store = this.ready();
     if (this.dim !== 0 && vector.length !== this.dim) throw new DimensionMismatchError(this.dim, vector.length);
-    const want = Math.floor(topK);
-    // Written so that a topK of NaN finds nothing too.
-    if (!(want >= 1) || this.live.size === 0) return [];
+    const want = hitsWanted(topK);
+    if (want === 0 || this.live.size === 0) return [];
     const query = Array.from(vector);
     const hidden = this.stored - this.live.size;
     // Never ask for more than the store holds (LangChain's stores warn and cap), and fetch extra to make up

@@ -9,7 +9,7 @@ import { Lazy } from "../connection.js";
 import { lockFolder, type FolderLock } from "../data-dir-lock.js";
 import { checkItems } from "./file-backed-index.js";
 import { checkShardCount } from "./shard-folders.js";
-import type { VectorHit, VectorIndex, VectorIndexCapabilities } from "../../core/contracts/vector-index.js";
+import { hitsWanted, type VectorHit, type VectorIndex, type VectorIndexCapabilities } from "../../core/contracts/vector-index.js";
 
 export interface ShardedIndexOptions {
   kind: string;
@@ -123,11 +123,13 @@ export class ShardedIndex implements VectorIndex {
   async search(vector: Float32Array, topK: number): Promise<VectorHit[]> {
     this.assertReady();
     if (this.dim !== 0 && vector.length !== this.dim) throw new DimensionMismatchError(this.dim, vector.length);
-    const found = await Promise.all(this.shards.map((shard) => shard.search(vector, topK)));
+    const want = hitsWanted(topK);
+    if (want === 0) return [];
+    const found = await Promise.all(this.shards.map((shard) => shard.search(vector, want)));
     return found
       .flat()
       .sort((a, b) => a.distance - b.distance)
-      .slice(0, Math.max(0, Math.floor(topK)));
+      .slice(0, want);
   }
 
   async delete(ids: readonly number[]): Promise<void> {

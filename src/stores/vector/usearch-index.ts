@@ -8,7 +8,7 @@ import { requireOptional } from "../../core/optional-import.js";
 import { integerAtLeast } from "../../core/validation.js";
 import { clampCosineDistance } from "./score-mapping.js";
 import { FileBackedIndex, type IndexManifest } from "./file-backed-index.js";
-import type { VectorHit, VectorIndex } from "../../core/contracts/vector-index.js";
+import { hitsWanted, type VectorHit, type VectorIndex } from "../../core/contracts/vector-index.js";
 
 /** How each vector is stored: 4, 2 or 1 byte per dimension. */
 export type UsearchQuantization = "f32" | "f16" | "i8";
@@ -221,9 +221,9 @@ export class UsearchIndex extends FileBackedIndex<UsearchModule, UsearchMeta> im
 
   async search(vector: Float32Array, topK: number): Promise<VectorHit[]> {
     this.acceptQuery(vector);
-    const k = Math.min(Math.floor(topK), this.index?.size() ?? 0);
-    // Written so that a topK of NaN finds nothing too (usearch given NaN brings the process down).
-    if (this.index === null || !(k >= 1)) return [];
+    // hitsWanted: usearch given a topK of NaN brings the process down.
+    const k = Math.min(hitsWanted(topK), this.index?.size() ?? 0);
+    if (this.index === null || k === 0) return [];
     // One query: one thread (more would only add the cost of starting them).
     const { keys, distances } = this.index.search(vector, k, 1);
     return Array.from(keys, (key, i) => ({ id: Number(key), distance: clampCosineDistance(distances[i]) }));
