@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { hostname, tmpdir } from "node:os";
+import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { StoreError } from "../../src/core/errors.js";
@@ -8,6 +8,7 @@ import type { DataManager } from "../../src/manager/data-manager.js";
 import { managerFactory } from "../../src/presets/manager-factory.js";
 import { LOCK_FILE, lockFolder } from "../../src/stores/data-dir-lock.js";
 import { HnswIndex } from "../../src/stores/vector/hnsw.js";
+import { tempDirEachTest } from "../helpers/fixtures.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const CHILD = fileURLToPath(new URL("./data-dir-lock-child.ts", import.meta.url));
@@ -35,14 +36,10 @@ function expectRefused(error: Error, folder: string, pid: number): void {
 }
 
 describe("data dir lock: one hnswlib index (one process, one cache) per folder", () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), "semcache-lock-"));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const temp = tempDirEachTest("semcache-lock-");
 
   it("refuses a second index on the folder in this process; once the first is closed, the second opens (a retried init)", async () => {
-    const path = join(dir, "hnswlib");
+    const path = join(temp.path, "hnswlib");
     const first = new HnswIndex({ dimension: 16, path });
     await first.init();
     await first.add([{ id: 1, vector: axis(1) }]);
@@ -66,12 +63,12 @@ describe("data dir lock: one hnswlib index (one process, one cache) per folder",
   });
 
   it("refuses a second data manager on the data dir; it opens once the first is closed, with every entry", async () => {
-    const first = managerFactory("sqlite,hnswlib", { dataDir: dir });
+    const first = managerFactory("sqlite,hnswlib", { dataDir: temp.path });
     await first.init();
     const ids = await first.save([0, 1, 2].map((i) => ({ question: `q${i}`, keyHash: `k${i}`, partition: "", answer: `a${i}`, embedding: axis(i) })));
-    const second = managerFactory("sqlite,hnswlib", { dataDir: dir });
+    const second = managerFactory("sqlite,hnswlib", { dataDir: temp.path });
     try {
-      expectRefused(await rejection(second.init()), join(dir, "hnswlib"), process.pid);
+      expectRefused(await rejection(second.init()), join(temp.path, "hnswlib"), process.pid);
       await first.close();
       await second.init();
       for (const [i, id] of ids.entries()) expect((await second.search(axis(i), 1))[0].id).toBe(id);
@@ -82,7 +79,7 @@ describe("data dir lock: one hnswlib index (one process, one cache) per folder",
   });
 
   it("refuses the folder while another process holds it, and takes the lock over once that process is SIGKILLed", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", CHILD, dir, "16"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", CHILD, temp.path, "16"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
     const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.on("exit", (code, signal) => resolve(signal ?? code)));
     let manager: DataManager | undefined;
     try {
@@ -96,16 +93,16 @@ describe("data dir lock: one hnswlib index (one process, one cache) per folder",
         child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
         void exited.then((code) => reject(new Error(`child exited (${code}): ${err}`)));
       });
-      const blocked = managerFactory("sqlite,hnswlib", { dataDir: dir });
-      expectRefused(await rejection(blocked.init()), join(dir, "hnswlib"), child.pid!);
+      const blocked = managerFactory("sqlite,hnswlib", { dataDir: temp.path });
+      expectRefused(await rejection(blocked.init()), join(temp.path, "hnswlib"), child.pid!);
 
       child.kill("SIGKILL");
       expect(await exited).toBe("SIGKILL");
       // Its lock is still there, naming a process that no longer runs: stale, so taken over.
-      expect(JSON.parse(readFileSync(join(dir, "hnswlib", LOCK_FILE), "utf8"))).toMatchObject({ pid: child.pid });
-      manager = managerFactory("sqlite,hnswlib", { dataDir: dir });
+      expect(JSON.parse(readFileSync(join(temp.path, "hnswlib", LOCK_FILE), "utf8"))).toMatchObject({ pid: child.pid });
+      manager = managerFactory("sqlite,hnswlib", { dataDir: temp.path });
       await manager.init();
-      expect(JSON.parse(readFileSync(join(dir, "hnswlib", LOCK_FILE), "utf8"))).toMatchObject({ pid: process.pid });
+      expect(JSON.parse(readFileSync(join(temp.path, "hnswlib", LOCK_FILE), "utf8"))).toMatchObject({ pid: process.pid });
       for (let i = 0; i < 16; i++) expect((await manager.getScalarData((await manager.search(axis(i), 1))[0].id))?.answer).toBe(`answer ${i}`);
     } finally {
       child.kill("SIGKILL");
@@ -116,18 +113,14 @@ describe("data dir lock: one hnswlib index (one process, one cache) per folder",
 });
 
 describe("lockFolder: whose lock is stale", () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), "semcache-lock-"));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const temp = tempDirEachTest("semcache-lock-");
 
-  const writeLock = (owner: object | string) => writeFileSync(join(dir, LOCK_FILE), typeof owner === "string" ? owner : JSON.stringify(owner));
+  const writeLock = (owner: object | string) => writeFileSync(join(temp.path, LOCK_FILE), typeof owner === "string" ? owner : JSON.stringify(owner));
   const since = "2024-01-01T00:00:00.000Z";
 
   it("takes over a lock naming this pid that this process did not take (a previous process had the pid, e.g. pid 1 in a container)", () => {
     writeLock({ pid: process.pid, host: hostname(), since });
-    const lock = lockFolder(dir, "test");
+    const lock = lockFolder(temp.path, "test");
     expect(JSON.parse(readFileSync(lock.file, "utf8"))).toMatchObject({ pid: process.pid, host: hostname() });
     expect(JSON.parse(readFileSync(lock.file, "utf8")).since).not.toBe(since);
     lock.release();
@@ -136,28 +129,28 @@ describe("lockFolder: whose lock is stale", () => {
 
   it("refuses a lock of a running process of this host", () => {
     writeLock({ pid: process.ppid, host: hostname(), since });
-    expect(() => lockFolder(dir, "test")).toThrow(`test: the folder ${realpathSync(dir)} is in use by process ${process.ppid} (since ${since}). ${ADVICE}`);
+    expect(() => lockFolder(temp.path, "test")).toThrow(`test: the folder ${realpathSync(temp.path)} is in use by process ${process.ppid} (since ${since}). ${ADVICE}`);
   });
 
   (existsSync("/proc/self/stat") ? it : it.skip)("takes over a lock whose pid now runs another process (its start time differs: a reboot, a reused pid)", () => {
     writeLock({ pid: process.ppid, host: hostname(), since, started: "1" });
-    lockFolder(dir, "test").release();
+    lockFolder(temp.path, "test").release();
   });
 
   it("refuses a lock from another host (its process cannot be checked), saying which file to delete if it is gone", () => {
     writeLock({ pid: 4242, host: "elsewhere.example", since });
-    expect(() => lockFolder(dir, "test")).toThrow(
-      `is in use by process 4242 on host elsewhere.example (since ${since}; if it no longer runs, delete ${join(realpathSync(dir), LOCK_FILE)}). ${ADVICE}`,
+    expect(() => lockFolder(temp.path, "test")).toThrow(
+      `is in use by process 4242 on host elsewhere.example (since ${since}; if it no longer runs, delete ${join(realpathSync(temp.path), LOCK_FILE)}). ${ADVICE}`,
     );
   });
 
   it("refuses an unreadable lock (a process may be writing it) and says to delete it if no process uses the folder", () => {
     writeLock("");
-    expect(() => lockFolder(dir, "test")).toThrow(/is locked by another process \(.*semcache\.lock is being written, or is damaged: delete it if no process uses/);
+    expect(() => lockFolder(temp.path, "test")).toThrow(/is locked by another process \(.*semcache\.lock is being written, or is damaged: delete it if no process uses/);
   });
 
   it("release() leaves a lock another process took over meanwhile", () => {
-    const lock = lockFolder(dir, "test");
+    const lock = lockFolder(temp.path, "test");
     writeLock({ pid: 4242, host: hostname(), since });
     lock.release();
     expect(JSON.parse(readFileSync(lock.file, "utf8"))).toMatchObject({ pid: 4242 });

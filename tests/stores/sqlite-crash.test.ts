@@ -1,22 +1,17 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SqliteScalarStore } from "../../src/stores/scalar/sqlite.js";
 import { runUntilKilled } from "../helpers/run-until-killed.js";
+import { tempDirEachTest } from "../helpers/fixtures.js";
 
 const CHILD = fileURLToPath(new URL("../fixtures/sqlite-insert-child.ts", import.meta.url));
 const KILL_AFTER = 500;
 
 describe("SqliteScalarStore durability", () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), "semcache-crash-"));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const temp = tempDirEachTest("semcache-crash-");
 
   it("keeps every acknowledged insert when the writing process is SIGKILLed mid-stream", async () => {
-    const path = join(dir, "cache.db");
+    const path = join(temp.path, "cache.db");
     const { lines, signal } = await runUntilKilled(CHILD, [path], KILL_AFTER);
     const acknowledged = new Map(lines.map((line) => line.split(" ").map(Number) as [number, number]));
     expect(signal).toBe("SIGKILL");
