@@ -5,8 +5,11 @@
  * answer are different questions. The word lists are part of ALIGNMENT_LISTS (alignment-lists.ts).
  */
 
-/** The kinds of answer told apart; "" when the question phrase names none ("what", "how" for a manner, none). */
-export type AnswerKind = "time" | "place" | "person" | "reason" | "effect" | "duration" | "distance" | "age" | "amount" | "";
+/**
+ * The kinds of answer told apart; "" when the question phrase names none ("what", "how" for a manner, none). A
+ * "method" is a way to do something ("How do I stop my dog barking?"), no reason ("Why does my dog bark?").
+ */
+export type AnswerKind = "time" | "place" | "person" | "reason" | "effect" | "duration" | "distance" | "age" | "amount" | "method" | "";
 
 /**
  * What "how X" asks for, by X. How much and how many are one kind: rewordings trade them ("how much calories").
@@ -84,6 +87,8 @@ export const ALIKE_KINDS: ReadonlyArray<readonly [AnswerKind, AnswerKind]> = [
   ["amount", "distance"],
   // "How much impact does caffeine have on sleep?" asks for the effect, by its size.
   ["amount", "effect"],
+  // "Where can I learn Python?" / "How can I learn Python?", "How can I get to Boston?" / "When can I ...".
+  ["method", "place"],
 ];
 
 // Maps, not the records: a word such as "constructor" must not read an object's own property.
@@ -108,6 +113,12 @@ export interface QuestionPhrase {
 
 const NONE: QuestionPhrase = { kind: "", word: -1 };
 
+/** "How" with one of these and then one of METHOD_ASKERS asks for a method: "how do I", "how can you", "how should we". */
+export const METHOD_AUXILIARIES: readonly string[] = ["do", "can", "could", "should", "would", "shall", "will", "might"];
+export const METHOD_ASKERS: readonly string[] = ["i", "you", "we", "one", "people", "someone", "u"];
+const AUXILIARIES_OF_A_METHOD = new Set(METHOD_AUXILIARIES);
+const ASKERS = new Set(METHOD_ASKERS);
+
 /** A comparative after "how much" ("how much longer", "how much bigger"). */
 const isComparative = (word: string) => word.length > 4 && word.endsWith("er");
 
@@ -116,6 +127,7 @@ function howPhrase(words: readonly string[], i: number): QuestionPhrase {
   const next = words[i + 1] ?? "";
   const after = words[i + 2] ?? "";
   const kind = HOW.get(next);
+  if (AUXILIARIES_OF_A_METHOD.has(next) && ASKERS.has(after)) return { kind: "method", word: -1 };
   if (kind === undefined || BREAKERS.get(next)?.has(after)) return next === "long" && after === "ago" ? { kind: "time", word: -1 } : NONE;
   if (kind !== "amount") return { kind, word: i + 1 };
   if (DISTANCES.has(after)) return { kind: "distance", word: -1 };

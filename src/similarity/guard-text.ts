@@ -114,6 +114,27 @@ const OPPOSITES: ReadonlyArray<readonly [string, string]> = [
   ["fast", "slow"],
 ];
 
+/**
+ * Words of the opposite list that, before one of these nouns, name a thing rather than do the action: "extract a zip
+ * file" unzips it. Not after a word a verb follows (VERB_AFTER: "how to zip files", "can I zip files"), nor first in
+ * a sentence ("Zip files and folders").
+ */
+const OPPOSITE_AS_NOUN: ReadonlyArray<readonly [string, readonly string[]]> = [["zip", ["file", "files", "archive", "archives", "folder", "folders", "code", "codes"]]];
+const NOUNS_AFTER = new Map(OPPOSITE_AS_NOUN);
+/** Words a verb follows: "to", a subject pronoun, a modal, "do" ("how to zip files", "how do I remove packages"). */
+const VERB_AFTER = new Set(
+  "to i you we they he she it one can could should would will shall may might must do does did please let's lets".split(" "),
+);
+
+/** Words a participle in -ed after them describes a noun with: "a locked door", "all installed packages". */
+const DETERMINERS = new Set("a an the my your his her its our their this that these those all every each any some no".split(" "));
+
+/**
+ * Words that open a clause: a noun between one of them and a participle is the clause's subject, and the participle
+ * its verb ("if someone blocked me", "files that got deleted").
+ */
+const CLAUSE_OPENERS = new Set(["if", "when", "whenever", "that", "which", "who", "because", "since", "while", "after", "before", "and", "or", "but", "so"]);
+
 const IRREGULAR: Record<string, string> = { bought: "buy", sold: "sell", lost: "lose", won: "win", shown: "show", cons: "con", pros: "pro" };
 
 const QUESTION_WORDS = new Set(["what", "why", "how", "when", "who", "where", "which"]);
@@ -147,6 +168,10 @@ export const GUARD_LISTS = {
   nameAliases: NAME_ALIAS_GROUPS,
   nameSpellings: NAME_SPELLINGS,
   opposites: OPPOSITES,
+  oppositeAsNoun: OPPOSITE_AS_NOUN,
+  verbAfter: [...VERB_AFTER],
+  clauseOpeners: [...CLAUSE_OPENERS],
+  determiners: [...DETERMINERS],
   irregular: IRREGULAR,
   questionWords: [...QUESTION_WORDS],
 };
@@ -167,6 +192,11 @@ export interface QuestionFacts {
   readonly content: ReadonlySet<string>;
   /** Stems of every word. */
   readonly stems: ReadonlySet<string>;
+  /**
+   * Stems of every word but those that do no action: a participle in -ed that tells a noun's state ("a locked door",
+   * "remove every package installed with pip"), and a word of the opposite list naming a thing ("a zip file").
+   */
+  readonly actions: ReadonlySet<string>;
   /** Numbers as written ("2", "3.5", "2019"), without thousands separators ("1,000" is "1000"). */
   readonly numbers: ReadonlySet<string>;
   /**
@@ -327,6 +357,7 @@ function readFacts(written: string): QuestionFacts {
   return {
     content: new Set(lower.filter((word) => !STOPWORDS.has(word) && !NEGATIONS.has(word))),
     stems: new Set(lower.map(stem)),
+    actions: new Set(lower.filter((_, i) => !tellsState(lower, starts, i) && !namesThing(lower, starts, i)).map(stem)),
     numbers: new Set((text.match(/\d+(?:[.,]\d+)*/g) ?? []).map(withoutThousands)),
     entities: new Set(names.keys()),
     nameInitials: new Map([...names].flatMap(([name, { initials }]) => (initials.length > 1 ? [[name, initials]] : []))),
@@ -472,9 +503,40 @@ export function negatesWhatOtherAffirms(a: QuestionFacts, b: QuestionFacts): boo
   return [...negating.negatedStems].some((word) => affirming.stems.has(word) && !writtenFree(word));
 }
 
-/** One question has a word and the other its opposite, without also having the first (install vs uninstall). */
+/** A word that carries no content: a stopword, a negation or a "n't" ("isn't"). */
+const isFunctionWord = (word: string) => STOPWORDS.has(word) || isPlainNegation(word);
+
+/**
+ * A participle in -ed telling a noun's state: after a determiner ("a locked door", "all installed packages"), or after
+ * a noun that a verb before it governs ("remove every package installed with pip", "how to remove packages installed
+ * with pip", "close all tabs opened in Chrome"). Not after another function word ("I installed", "was
+ * uninstalled"), nor where the noun is its clause's subject, the clause opening before it ("My friend blocked me",
+ * "Why was my app uninstalled?", "if someone blocked you").
+ */
+function tellsState(words: readonly string[], starts: ReadonlySet<number>, at: number): boolean {
+  if (!/\p{L}{3,}ed$/u.test(words[at]) || at === 0) return false;
+  if (isFunctionWord(words[at - 1])) return DETERMINERS.has(words[at - 1]);
+  let k = at - 1;
+  // The content words before the participle: the noun and its phrase ("pip packages"), a verb first among them
+  // where a word a verb follows stands before ("to remove packages").
+  for (; k >= 0 && !isFunctionWord(words[k]); k--) if (starts.has(k)) return false;
+  if (k >= 0 && VERB_AFTER.has(words[k]) && k < at - 2) return true;
+  // The function words before the phrase ("every", "my"), back to the verb that governs it.
+  for (; k >= 0 && isFunctionWord(words[k]); k--) if (starts.has(k) || CLAUSE_OPENERS.has(words[k])) return false;
+  return k >= 0;
+}
+
+/** A word of the opposite list before a noun it names a kind of ("a zip file"; not "how to zip files"). */
+function namesThing(words: readonly string[], starts: ReadonlySet<number>, at: number): boolean {
+  const before = words[at - 1];
+  return NOUNS_AFTER.get(words[at])?.includes(words[at + 1] ?? "") === true && before !== undefined && !starts.has(at) && !VERB_AFTER.has(before);
+}
+
+/**
+ * One question does something and the other its opposite, neither side also having the other word in any reading
+ * (install vs uninstall; not "stop programs started at boot" / "prevent programs from starting at boot").
+ */
 export function hasOppositeAction(a: QuestionFacts, b: QuestionFacts): boolean {
-  return OPPOSITE_STEMS.some(
-    ([x, y]) => (a.stems.has(x) && !a.stems.has(y) && b.stems.has(y) && !b.stems.has(x)) || (a.stems.has(y) && !a.stems.has(x) && b.stems.has(x) && !b.stems.has(y)),
-  );
+  const opposed = (p: QuestionFacts, q: QuestionFacts, x: string, y: string) => p.actions.has(x) && !p.stems.has(y) && q.actions.has(y) && !q.stems.has(x);
+  return OPPOSITE_STEMS.some(([x, y]) => opposed(a, b, x, y) || opposed(a, b, y, x));
 }

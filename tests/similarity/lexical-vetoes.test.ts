@@ -93,6 +93,10 @@ describe("aligning two questions", () => {
     ["Can I transfer my number from Verizon to AT&T?", "Can I transfer my number from AT&T to Verizon?", "swapped"],
     ["How do I convert PDF to Word?", "How do I convert to PDF from Word?", "swapped"],
     ["Where's the next World Cup?", "When's the next World Cup?", "answerKind"],
+    // "How do I" asks for a way to do it, "why" for a reason, "when" for a time.
+    ["How can I fix a leaking kitchen faucet?", "Why is my kitchen faucet leaking?", "answerKind"],
+    ["How do I stop my cat from scratching the sofa?", "Why does my cat scratch the sofa?", "answerKind"],
+    ["How should I replace the tempered glass on my iPhone?", "When should I replace the tempered glass on my iPhone?", "answerKind"],
     ["What was the population of India in 1950?", "What is the population of India?", "yearOneSided"],
     ["Who was the president of France in 2010?", "Who is the president of France?", "yearOneSided"],
     // Initials ending in a capital S are no plural.
@@ -674,6 +678,9 @@ describe("aligning two questions", () => {
     ["How much longer will the pandemic last?", "How long will the pandemic last?", "answerKind"],
     ["How many feet are in a mile?", "How much is a mile in feet?", "answerKind"],
     ["How old is the universe?", "How long has the universe existed?", "answerKind"],
+    // A way to do something against where to do it, or against a question phrase that names no kind.
+    ["Where can I learn Python online?", "How can I learn Python online?", "answerKind"],
+    ["How do you say hello in French?", "What is hello in French?", "answerKind"],
     // Digits that are no year, and a year against the past.
     ["How do I watch YouTube in 1080p?", "How do I watch YouTube in full HD?", "yearOneSided"],
     ["Is a 1200 calorie diet healthy?", "Is a low calorie diet healthy?", "yearOneSided"],

@@ -224,6 +224,27 @@ describe("guard text facts", () => {
     expect(opposite("How do I install Docker?", "How can I install Docker?")).toBe(false);
   });
 
+  it("reads an opposite as an action only where it does one: not a participle telling a noun's state, nor a zip file", () => {
+    const opposite = onFacts(hasOppositeAction);
+    expect(opposite("How do I uninstall all pip packages?", "How can I remove every package installed with pip?")).toBe(false);
+    expect(opposite("How do I extract a zip file on Windows?", "How can I unzip an archive in Windows?")).toBe(false);
+    expect(opposite("How to remove packages installed with pip?", "How to uninstall pip packages")).toBe(false);
+    expect(opposite("How do I remove all installed pip packages?", "How do I uninstall all pip packages?")).toBe(false);
+    expect(opposite("How do I open a locked door?", "How do I unlock a door?")).toBe(false);
+    // The other side's word in any reading keeps the pair apart, as before.
+    expect(opposite("How do I stop programs started automatically?", "How to prevent programs from starting automatically?")).toBe(false);
+    // A participle whose noun is its clause's subject, after a function word or a passive's auxiliary, and the verb "zip" still act.
+    expect(opposite("Why was my Samsung Galaxy app uninstalled?", "Why was my Samsung Galaxy app installed?")).toBe(true);
+    expect(opposite("Why isn't my app installed?", "Why isn't my app uninstalled?")).toBe(true);
+    expect(opposite("I accidentally uninstalled Chrome", "I accidentally installed Chrome")).toBe(true);
+    expect(opposite("My friend blocked me on Instagram", "My friend unblocked me on Instagram")).toBe(true);
+    expect(opposite("Windows installed an update overnight", "Windows uninstalled an update overnight")).toBe(true);
+    expect(opposite("Can I see if someone blocked me?", "Can I see if someone unblocked me?")).toBe(true);
+    expect(opposite("How do I zip a folder?", "How do I unzip a folder?")).toBe(true);
+    expect(opposite("How to zip files in Linux?", "How to unzip files in Linux?")).toBe(true);
+    expect(opposite("Zip files and folders", "Unzip files and folders")).toBe(true);
+  });
+
   it("reads numbers without thousands separators, and temperatures spelled out", () => {
     expect([...questionFacts("Is 1,000 more than 999 or 1,234,567?").numbers]).toEqual(["1000", "999", "1234567"]);
     expect(conflicts(questionFacts("an IQ of 1000").numbers, questionFacts("an IQ of 1,000").numbers)).toBe(false);
