@@ -87,8 +87,9 @@ export const ALIKE_KINDS: ReadonlyArray<readonly [AnswerKind, AnswerKind]> = [
   ["amount", "distance"],
   // "How much impact does caffeine have on sleep?" asks for the effect, by its size.
   ["amount", "effect"],
-  // "Where can I learn Python?" / "How can I learn Python?", "How can I get to Boston?" / "When can I ...".
+  // "Where can I learn Python?" / "How can I learn Python?"; "Who do I contact for a refund?" / "How can I contact ...".
   ["method", "place"],
+  ["method", "person"],
 ];
 
 // Maps, not the records: a word such as "constructor" must not read an object's own property.
@@ -113,11 +114,26 @@ export interface QuestionPhrase {
 
 const NONE: QuestionPhrase = { kind: "", word: -1 };
 
-/** "How" with one of these and then one of METHOD_ASKERS asks for a method: "how do I", "how can you", "how should we". */
-export const METHOD_AUXILIARIES: readonly string[] = ["do", "can", "could", "should", "would", "shall", "will", "might"];
+/** "How" with one of these and then one of METHOD_ASKERS asks for a method: "how do I", "how can you", "how does one". */
+export const METHOD_AUXILIARIES: readonly string[] = ["do", "does", "did", "can", "could", "should", "would", "shall", "will", "may", "might", "must"];
 export const METHOD_ASKERS: readonly string[] = ["i", "you", "we", "one", "people", "someone", "u"];
+/**
+ * A way to learn something that another question word asks: "How do I know when my steak is done?" asks when, "How
+ * can I see who viewed my profile?" who; such a question names no kind of its own.
+ */
+export const FINDING_VERBS: readonly string[] = ["know", "find", "see", "tell", "check", "figure", "determine", "learn", "work"];
+/** The question words a finding verb may ask, up to two words after it ("find out who", "tell if"). */
+export const FOUND_QUESTIONS: readonly string[] = ["who", "whom", "whose", "when", "why", "where", "what", "which", "if", "whether", "how"];
 const AUXILIARIES_OF_A_METHOD = new Set(METHOD_AUXILIARIES);
 const ASKERS = new Set(METHOD_ASKERS);
+const FINDING = new Set(FINDING_VERBS);
+const FOUND = new Set(FOUND_QUESTIONS);
+
+/** Whether "how" at word `i` asks for a method: "how do I ...", not "how do I know when ...". */
+function asksMethod(words: readonly string[], i: number): boolean {
+  if (!AUXILIARIES_OF_A_METHOD.has(words[i + 1] ?? "") || !ASKERS.has(words[i + 2] ?? "")) return false;
+  return !(FINDING.has(words[i + 3] ?? "") && words.slice(i + 4, i + 7).some((word) => FOUND.has(word)));
+}
 
 /** A comparative after "how much" ("how much longer", "how much bigger"). */
 const isComparative = (word: string) => word.length > 4 && word.endsWith("er");
@@ -127,7 +143,7 @@ function howPhrase(words: readonly string[], i: number): QuestionPhrase {
   const next = words[i + 1] ?? "";
   const after = words[i + 2] ?? "";
   const kind = HOW.get(next);
-  if (AUXILIARIES_OF_A_METHOD.has(next) && ASKERS.has(after)) return { kind: "method", word: -1 };
+  if (asksMethod(words, i)) return { kind: "method", word: -1 };
   if (kind === undefined || BREAKERS.get(next)?.has(after)) return next === "long" && after === "ago" ? { kind: "time", word: -1 } : NONE;
   if (kind !== "amount") return { kind, word: i + 1 };
   if (DISTANCES.has(after)) return { kind: "distance", word: -1 };

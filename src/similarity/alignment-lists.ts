@@ -6,6 +6,8 @@
 import {
   ALIKE_KINDS,
   DISTANCE_NOUNS,
+  FINDING_VERBS,
+  FOUND_QUESTIONS,
   HOW_KINDS,
   KIND_BREAKERS,
   KIND_NOUNS,
@@ -622,6 +624,8 @@ export const ALIGNMENT_LISTS = {
     alike: ALIKE_KINDS,
     methodAuxiliaries: METHOD_AUXILIARIES,
     methodAskers: METHOD_ASKERS,
+    findingVerbs: FINDING_VERBS,
+    foundQuestions: FOUND_QUESTIONS,
   },
   scope: SCOPE_LISTS,
   estWords: EST_WORDS,

@@ -116,26 +116,38 @@ const OPPOSITES: ReadonlyArray<readonly [string, string]> = [
 
 /**
  * Words of the opposite list that, before one of these nouns, name a thing rather than do the action: "extract a zip
- * file" unzips it. Not after a word a verb follows (VERB_AFTER: "how to zip files", "can I zip files"), nor first in
- * a sentence ("Zip files and folders").
+ * file" unzips it. Not after a word a verb follows (VERB_AFTER: "how to zip files", "can I zip files"), a negation
+ * ("can't zip files") or an adverb in -ly ("quickly zip files"), nor first in a sentence ("Zip files and folders").
  */
 const OPPOSITE_AS_NOUN: ReadonlyArray<readonly [string, readonly string[]]> = [["zip", ["file", "files", "archive", "archives", "folder", "folders", "code", "codes"]]];
 const NOUNS_AFTER = new Map(OPPOSITE_AS_NOUN);
 /** Words a verb follows: "to", a subject pronoun, a modal, "do" ("how to zip files", "how do I remove packages"). */
-const VERB_AFTER = new Set(
-  "to i you we they he she it one can could should would will shall may might must do does did please let's lets".split(" "),
-);
+const VERB_AFTER = new Set("to i you we they he she it one can could should would will shall may might must do does did please let".split(" "));
 
 /** Words a participle in -ed after them describes a noun with: "a locked door", "all installed packages". */
-const DETERMINERS = new Set("a an the my your his her its our their this that these those all every each any some no".split(" "));
+const DETERMINERS_OF_A_STATE = new Set("a an the my your his her its our their this these those all every each any some no".split(" "));
 
 /**
  * Words that open a clause: a noun between one of them and a participle is the clause's subject, and the participle
- * its verb ("if someone blocked me", "files that got deleted").
+ * its verb ("if someone blocked me", "apps that installed themselves").
  */
 const CLAUSE_OPENERS = new Set(["if", "when", "whenever", "that", "which", "who", "because", "since", "while", "after", "before", "and", "or", "but", "so"]);
 
+/**
+ * Verbs before a participle that make it an action done to their object or subject: "got locked", "get Chrome
+ * uninstalled", "want it deleted".
+ */
+const ACTION_MAKERS = new Set("get gets got gotten getting become becomes became have has had want wants wanted need needs needed".split(" "));
+
+/** Words of time that may open a sentence before its subject: "Today my friend blocked me". */
+const TIME_ADVERBS = new Set("today yesterday tonight tomorrow now then recently lately".split(" "));
+
+/** How far back the reading of a participle looks: a noun phrase and the word before it, not a long prompt's every word. */
+const STATE_REACH = 6;
+
 const IRREGULAR: Record<string, string> = { bought: "buy", sold: "sell", lost: "lose", won: "win", shown: "show", cons: "con", pros: "pro" };
+// A Map, not the record: a word such as "constructor" must not read an object's own property.
+const IRREGULAR_STEMS = new Map(Object.entries(IRREGULAR));
 
 const QUESTION_WORDS = new Set(["what", "why", "how", "when", "who", "where", "which"]);
 
@@ -171,7 +183,10 @@ export const GUARD_LISTS = {
   oppositeAsNoun: OPPOSITE_AS_NOUN,
   verbAfter: [...VERB_AFTER],
   clauseOpeners: [...CLAUSE_OPENERS],
-  determiners: [...DETERMINERS],
+  determinersOfAState: [...DETERMINERS_OF_A_STATE],
+  actionMakers: [...ACTION_MAKERS],
+  timeAdverbs: [...TIME_ADVERBS],
+  stateReach: STATE_REACH,
   irregular: IRREGULAR,
   questionWords: [...QUESTION_WORDS],
 };
@@ -179,7 +194,8 @@ export const GUARD_LISTS = {
 /** A crude stem: enough to match inflections of the opposite-word list, not a linguistic stemmer. */
 export function stem(word: string): string {
   const lower = word.toLowerCase();
-  if (IRREGULAR[lower]) return IRREGULAR[lower];
+  const irregular = IRREGULAR_STEMS.get(lower);
+  if (irregular !== undefined) return irregular;
   const bare = lower.length > 5 ? lower.replace(/(ing|ed|es|s)$/, "") : lower.replace(/s$/, "");
   return bare.length > 3 ? bare.replace(/e$/, "") : bare;
 }
@@ -506,30 +522,39 @@ export function negatesWhatOtherAffirms(a: QuestionFacts, b: QuestionFacts): boo
 /** A word that carries no content: a stopword, a negation or a "n't" ("isn't"). */
 const isFunctionWord = (word: string) => STOPWORDS.has(word) || isPlainNegation(word);
 
+/** A word of time or an adverb in -ly, which a walk back to a participle's verb steps over ("Today my friend blocked me"). */
+const isAdverb = (word: string) => TIME_ADVERBS.has(word) || /\p{L}{2,}ly$/u.test(word);
+
 /**
  * A participle in -ed telling a noun's state: after a determiner ("a locked door", "all installed packages"), or after
- * a noun that a verb before it governs ("remove every package installed with pip", "how to remove packages installed
- * with pip", "close all tabs opened in Chrome"). Not after another function word ("I installed", "was
- * uninstalled"), nor where the noun is its clause's subject, the clause opening before it ("My friend blocked me",
- * "Why was my app uninstalled?", "if someone blocked you").
+ * a noun with a word before it that is no function word, taken for the verb governing it ("remove every package
+ * installed with pip", "how to remove packages installed with pip", "close all tabs opened in Chrome"). Not after
+ * another function word ("I installed", "was uninstalled"), nor after a verb that makes it an action (ACTION_MAKERS:
+ * "got locked", "get Chrome uninstalled"), nor where the noun is its clause's subject, the clause opening before it
+ * ("My friend blocked me", "Why was my app uninstalled?", "if someone blocked you"), nor first in a sentence. Word
+ * order, no parts of speech, read at most STATE_REACH words back.
  */
 function tellsState(words: readonly string[], starts: ReadonlySet<number>, at: number): boolean {
-  if (!/\p{L}{3,}ed$/u.test(words[at]) || at === 0) return false;
-  if (isFunctionWord(words[at - 1])) return DETERMINERS.has(words[at - 1]);
+  if (!/\p{L}{3,}ed$/u.test(words[at]) || at === 0 || starts.has(at)) return false;
+  const before = words[at - 1];
+  if (isFunctionWord(before)) return DETERMINERS_OF_A_STATE.has(before);
+  if (ACTION_MAKERS.has(before)) return false;
+  const reach = Math.max(0, at - STATE_REACH);
   let k = at - 1;
   // The content words before the participle: the noun and its phrase ("pip packages"), a verb first among them
   // where a word a verb follows stands before ("to remove packages").
-  for (; k >= 0 && !isFunctionWord(words[k]); k--) if (starts.has(k)) return false;
-  if (k >= 0 && VERB_AFTER.has(words[k]) && k < at - 2) return true;
+  for (; k >= reach && !isFunctionWord(words[k]); k--) if (starts.has(k)) return false;
+  if (k >= reach && VERB_AFTER.has(words[k]) && k < at - 2) return !ACTION_MAKERS.has(words[k + 1]);
   // The function words before the phrase ("every", "my"), back to the verb that governs it.
-  for (; k >= 0 && isFunctionWord(words[k]); k--) if (starts.has(k) || CLAUSE_OPENERS.has(words[k])) return false;
-  return k >= 0;
+  for (; k >= reach && (isFunctionWord(words[k]) || isAdverb(words[k])); k--) if (starts.has(k) || CLAUSE_OPENERS.has(words[k])) return false;
+  return k >= reach && !ACTION_MAKERS.has(words[k]);
 }
 
 /** A word of the opposite list before a noun it names a kind of ("a zip file"; not "how to zip files"). */
 function namesThing(words: readonly string[], starts: ReadonlySet<number>, at: number): boolean {
   const before = words[at - 1];
-  return NOUNS_AFTER.get(words[at])?.includes(words[at + 1] ?? "") === true && before !== undefined && !starts.has(at) && !VERB_AFTER.has(before);
+  if (NOUNS_AFTER.get(words[at])?.includes(words[at + 1] ?? "") !== true || before === undefined || starts.has(at)) return false;
+  return !VERB_AFTER.has(before) && !isPlainNegation(before) && !isAdverb(before);
 }
 
 /**

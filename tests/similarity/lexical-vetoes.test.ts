@@ -97,6 +97,7 @@ describe("aligning two questions", () => {
     ["How can I fix a leaking kitchen faucet?", "Why is my kitchen faucet leaking?", "answerKind"],
     ["How do I stop my cat from scratching the sofa?", "Why does my cat scratch the sofa?", "answerKind"],
     ["How should I replace the tempered glass on my iPhone?", "When should I replace the tempered glass on my iPhone?", "answerKind"],
+    ["How did you learn English?", "Why did you learn English?", "answerKind"],
     ["What was the population of India in 1950?", "What is the population of India?", "yearOneSided"],
     ["Who was the president of France in 2010?", "Who is the president of France?", "yearOneSided"],
     // Initials ending in a capital S are no plural.
@@ -678,9 +679,13 @@ describe("aligning two questions", () => {
     ["How much longer will the pandemic last?", "How long will the pandemic last?", "answerKind"],
     ["How many feet are in a mile?", "How much is a mile in feet?", "answerKind"],
     ["How old is the universe?", "How long has the universe existed?", "answerKind"],
-    // A way to do something against where to do it, or against a question phrase that names no kind.
+    // A way to do something against where or whom to ask, against a question phrase that names no kind, or a way to
+    // find out what another question word asks.
     ["Where can I learn Python online?", "How can I learn Python online?", "answerKind"],
+    ["Who do I contact for an Amazon refund?", "How can I contact Amazon for a refund?", "answerKind"],
     ["How do you say hello in French?", "What is hello in French?", "answerKind"],
+    ["How do I know when my steak is done?", "When is a steak done?", "answerKind"],
+    ["How can I find out who unfollowed me on Instagram?", "Who unfollowed me on Instagram?", "answerKind"],
     // Digits that are no year, and a year against the past.
     ["How do I watch YouTube in 1080p?", "How do I watch YouTube in full HD?", "yearOneSided"],
     ["Is a 1200 calorie diet healthy?", "Is a low calorie diet healthy?", "yearOneSided"],

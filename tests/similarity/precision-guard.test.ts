@@ -243,6 +243,13 @@ describe("guard text facts", () => {
     expect(opposite("How do I zip a folder?", "How do I unzip a folder?")).toBe(true);
     expect(opposite("How to zip files in Linux?", "How to unzip files in Linux?")).toBe(true);
     expect(opposite("Zip files and folders", "Unzip files and folders")).toBe(true);
+    expect(opposite("Windows can't zip files", "Windows can't unzip files")).toBe(true);
+    // A subject after a word of time, a verb that makes the participle an action, a relative "that", a sentence's start.
+    expect(opposite("Today my friend blocked me", "Today my friend unblocked me")).toBe(true);
+    expect(opposite("Help, my account got locked", "Help, my account got unlocked")).toBe(true);
+    expect(opposite("How do I get Chrome uninstalled?", "How do I get Chrome installed?")).toBe(true);
+    expect(opposite("Can I remove apps that installed themselves?", "Can I remove apps that uninstalled themselves?")).toBe(true);
+    expect(opposite("I need help. Uninstalled Chrome by accident", "I need help. Installed Chrome by accident")).toBe(true);
   });
 
   it("reads numbers without thousands separators, and temperatures spelled out", () => {
