@@ -122,7 +122,7 @@ export const METHOD_ASKERS: readonly string[] = ["i", "you", "we", "one", "peopl
  * can I see who viewed my profile?" who; such a question names no kind of its own.
  */
 export const FINDING_VERBS: readonly string[] = ["know", "find", "see", "tell", "check", "figure", "determine", "learn", "work"];
-/** The question words a finding verb may ask, up to two words after it ("find out who", "tell if"). */
+/** The question words a finding verb may ask, up to three words after it ("find out who", "tell if", "see exactly who"). */
 export const FOUND_QUESTIONS: readonly string[] = ["who", "whom", "whose", "when", "why", "where", "what", "which", "if", "whether", "how"];
 const AUXILIARIES_OF_A_METHOD = new Set(METHOD_AUXILIARIES);
 const ASKERS = new Set(METHOD_ASKERS);
