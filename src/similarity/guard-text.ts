@@ -129,7 +129,7 @@ const DETERMINERS_OF_A_STATE = new Set("a an the my your his her its our their t
 
 /**
  * Words that open a clause: a noun between one of them and a participle is the clause's subject, and the participle
- * its verb ("if someone blocked me", "apps that installed themselves").
+ * its verb ("if someone blocked me", "apps that the update installed").
  */
 const CLAUSE_OPENERS = new Set(["if", "when", "whenever", "that", "which", "who", "because", "since", "while", "after", "before", "and", "or", "but", "so"]);
 
