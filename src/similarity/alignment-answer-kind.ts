@@ -87,9 +87,8 @@ export const ALIKE_KINDS: ReadonlyArray<readonly [AnswerKind, AnswerKind]> = [
   ["amount", "distance"],
   // "How much impact does caffeine have on sleep?" asks for the effect, by its size.
   ["amount", "effect"],
-  // "Where can I learn Python?" / "How can I learn Python?"; "Who do I contact for a refund?" / "How can I contact ...".
+  // "Where can I learn Python?" / "How can I learn Python?". Not a person: "Who do I vote for?" is no way to vote.
   ["method", "place"],
-  ["method", "person"],
 ];
 
 // Maps, not the records: a word such as "constructor" must not read an object's own property.
@@ -122,17 +121,30 @@ export const METHOD_ASKERS: readonly string[] = ["i", "you", "we", "one", "peopl
  * can I see who viewed my profile?" who; such a question names no kind of its own.
  */
 export const FINDING_VERBS: readonly string[] = ["know", "find", "see", "tell", "check", "figure", "determine", "learn", "work"];
-/** The question words a finding verb may ask, up to three words after it ("find out who", "tell if", "see exactly who"). */
+/**
+ * The question words a finding verb may ask, up to three words after it ("find out who", "tell if", "see exactly who");
+ * not "how to", a method still ("How can I learn how to swim?"), unless it finds out in turn ("learn how to tell when").
+ */
 export const FOUND_QUESTIONS: readonly string[] = ["who", "whom", "whose", "when", "why", "where", "what", "which", "if", "whether", "how"];
 const AUXILIARIES_OF_A_METHOD = new Set(METHOD_AUXILIARIES);
 const ASKERS = new Set(METHOD_ASKERS);
 const FINDING = new Set(FINDING_VERBS);
 const FOUND = new Set(FOUND_QUESTIONS);
 
+/**
+ * Whether a finding verb at word `k` asks another question word, up to three words after it ("know when", "find out
+ * who"); "how to" asks a method, unless a finding verb after it asks another ("learn how to tell when").
+ */
+function findsOut(words: readonly string[], k: number): boolean {
+  if (!FINDING.has(words[k] ?? "")) return false;
+  const asked = words.slice(k + 1, k + 4).findIndex((word) => FOUND.has(word)) + k + 1;
+  if (asked === k) return false;
+  return words[asked] === "how" && words[asked + 1] === "to" ? findsOut(words, asked + 2) : true;
+}
+
 /** Whether "how" at word `i` asks for a method: "how do I ...", not "how do I know when ...". */
 function asksMethod(words: readonly string[], i: number): boolean {
-  if (!AUXILIARIES_OF_A_METHOD.has(words[i + 1] ?? "") || !ASKERS.has(words[i + 2] ?? "")) return false;
-  return !(FINDING.has(words[i + 3] ?? "") && words.slice(i + 4, i + 7).some((word) => FOUND.has(word)));
+  return AUXILIARIES_OF_A_METHOD.has(words[i + 1] ?? "") && ASKERS.has(words[i + 2] ?? "") && !findsOut(words, i + 3);
 }
 
 /** A comparative after "how much" ("how much longer", "how much bigger"). */

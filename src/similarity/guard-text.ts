@@ -121,8 +121,8 @@ const OPPOSITES: ReadonlyArray<readonly [string, string]> = [
  */
 const OPPOSITE_AS_NOUN: ReadonlyArray<readonly [string, readonly string[]]> = [["zip", ["file", "files", "archive", "archives", "folder", "folders", "code", "codes"]]];
 const NOUNS_AFTER = new Map(OPPOSITE_AS_NOUN);
-/** Words a verb follows: "to", a subject pronoun, a modal, "do" ("how to zip files", "how do I remove packages"). */
-const VERB_AFTER = new Set("to i you we they he she it one can could should would will shall may might must do does did please let".split(" "));
+/** Words a verb follows: "to", a pronoun, a modal, "do" ("how to zip files", "how do I remove packages", "let me zip files"). */
+const VERB_AFTER = new Set("to i you we they he she it one me us them him can could should would will shall may might must do does did please let lets".split(" "));
 
 /** Words a participle in -ed after them describes a noun with: "a locked door", "all installed packages". */
 const DETERMINERS_OF_A_STATE = new Set("a an the my your his her its our their this these those all every each any some no".split(" "));
@@ -142,8 +142,19 @@ const ACTION_MAKERS = new Set("get gets got gotten getting become becomes became
 /** Words of time that may open a sentence before its subject: "Today my friend blocked me". */
 const TIME_ADVERBS = new Set("today yesterday tonight tomorrow now then recently lately".split(" "));
 
-/** How far back the reading of a participle looks: a noun phrase and the word before it, not a long prompt's every word. */
-const STATE_REACH = 6;
+/**
+ * How far back the reading of a participle looks: a noun phrase, the words before it and its verb ("remove all of the
+ * old Python packages installed with pip"), not a long prompt's every word.
+ */
+const STATE_REACH = 9;
+
+/**
+ * Words in -ly that are no adverb: adjectives that tell what kind a noun is ("daily zip files", "a weekly backup"),
+ * nouns and verbs ("family", "apply"). Not "early", as often an adverb ("Early today my friend blocked me").
+ */
+const NO_ADVERBS_IN_LY = new Set(
+  "daily weekly monthly yearly hourly nightly quarterly biweekly elderly friendly costly lonely lovely ugly silly family july italy apply supply reply ally fly".split(" "),
+);
 
 const IRREGULAR: Record<string, string> = { bought: "buy", sold: "sell", lost: "lose", won: "win", shown: "show", cons: "con", pros: "pro" };
 // A Map, not the record: a word such as "constructor" must not read an object's own property.
@@ -187,6 +198,7 @@ export const GUARD_LISTS = {
   actionMakers: [...ACTION_MAKERS],
   timeAdverbs: [...TIME_ADVERBS],
   stateReach: STATE_REACH,
+  noAdverbsInLy: [...NO_ADVERBS_IN_LY],
   irregular: IRREGULAR,
   questionWords: [...QUESTION_WORDS],
 };
@@ -522,8 +534,11 @@ export function negatesWhatOtherAffirms(a: QuestionFacts, b: QuestionFacts): boo
 /** A word that carries no content: a stopword, a negation or a "n't" ("isn't"). */
 const isFunctionWord = (word: string) => STOPWORDS.has(word) || isPlainNegation(word);
 
-/** A word of time or an adverb in -ly, which a walk back to a participle's verb steps over ("Today my friend blocked me"). */
-const isAdverb = (word: string) => TIME_ADVERBS.has(word) || /\p{L}{2,}ly$/u.test(word);
+/**
+ * A word of time or an adverb in -ly, which a walk back to a participle's verb steps over ("Today my friend blocked
+ * me"); not "daily" or "family" (NO_ADVERBS_IN_LY).
+ */
+const isAdverb = (word: string) => TIME_ADVERBS.has(word) || (/\p{L}{2,}ly$/u.test(word) && !NO_ADVERBS_IN_LY.has(word));
 
 /**
  * A participle in -ed telling a noun's state: after a determiner ("a locked door", "all installed packages"), or after

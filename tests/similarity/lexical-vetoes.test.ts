@@ -98,6 +98,10 @@ describe("aligning two questions", () => {
     ["How do I stop my cat from scratching the sofa?", "Why does my cat scratch the sofa?", "answerKind"],
     ["How should I replace the tempered glass on my iPhone?", "When should I replace the tempered glass on my iPhone?", "answerKind"],
     ["How did you learn English?", "Why did you learn English?", "answerKind"],
+    // Learning how to do something is a method still; whom to ask is no way to do it.
+    ["How can I learn how to swim?", "Why should I learn how to swim?", "answerKind"],
+    ["How do I vote in the election?", "Who do I vote for in the election?", "answerKind"],
+    ["Who do I contact for an Amazon refund?", "How can I contact Amazon for a refund?", "answerKind"],
     ["What was the population of India in 1950?", "What is the population of India?", "yearOneSided"],
     ["Who was the president of France in 2010?", "Who is the president of France?", "yearOneSided"],
     // Initials ending in a capital S are no plural.
@@ -679,13 +683,13 @@ describe("aligning two questions", () => {
     ["How much longer will the pandemic last?", "How long will the pandemic last?", "answerKind"],
     ["How many feet are in a mile?", "How much is a mile in feet?", "answerKind"],
     ["How old is the universe?", "How long has the universe existed?", "answerKind"],
-    // A way to do something against where or whom to ask, against a question phrase that names no kind, or a way to
-    // find out what another question word asks.
+    // A way to do something against where to go, against a question phrase that names no kind, or a way to find out
+    // what another question word asks.
     ["Where can I learn Python online?", "How can I learn Python online?", "answerKind"],
-    ["Who do I contact for an Amazon refund?", "How can I contact Amazon for a refund?", "answerKind"],
     ["How do you say hello in French?", "What is hello in French?", "answerKind"],
     ["How do I know when my steak is done?", "When is a steak done?", "answerKind"],
     ["How can I find out who unfollowed me on Instagram?", "Who unfollowed me on Instagram?", "answerKind"],
+    ["How can I learn how to tell when my steak is done?", "When is a steak done?", "answerKind"],
     // Digits that are no year, and a year against the past.
     ["How do I watch YouTube in 1080p?", "How do I watch YouTube in full HD?", "yearOneSided"],
     ["Is a 1200 calorie diet healthy?", "Is a low calorie diet healthy?", "yearOneSided"],

@@ -231,6 +231,9 @@ describe("guard text facts", () => {
     expect(opposite("How to remove packages installed with pip?", "How to uninstall pip packages")).toBe(false);
     expect(opposite("How do I remove all installed pip packages?", "How do I uninstall all pip packages?")).toBe(false);
     expect(opposite("How do I open a locked door?", "How do I unlock a door?")).toBe(false);
+    // A long noun phrase before the participle, and an adjective in -ly before a zip file.
+    expect(opposite("How do I remove all of the old Python packages installed with pip?", "How do I uninstall all old Python pip packages?")).toBe(false);
+    expect(opposite("How do I extract daily zip files?", "How do I unzip daily archives?")).toBe(false);
     // The other side's word in any reading keeps the pair apart, as before.
     expect(opposite("How do I stop programs started automatically?", "How to prevent programs from starting automatically?")).toBe(false);
     // A participle whose noun is its clause's subject, after a function word or a passive's auxiliary, and the verb "zip" still act.
@@ -244,8 +247,12 @@ describe("guard text facts", () => {
     expect(opposite("How to zip files in Linux?", "How to unzip files in Linux?")).toBe(true);
     expect(opposite("Zip files and folders", "Unzip files and folders")).toBe(true);
     expect(opposite("Windows can't zip files", "Windows can't unzip files")).toBe(true);
+    expect(opposite("Lets zip files", "Lets unzip files")).toBe(true);
+    expect(opposite("Windows won't let me zip files", "Windows won't let me unzip files")).toBe(true);
+    expect(opposite("Quickly zip files", "Quickly unzip files")).toBe(true);
     // A subject after a word of time, a verb that makes the participle an action, a relative "that", a sentence's start.
     expect(opposite("Today my friend blocked me", "Today my friend unblocked me")).toBe(true);
+    expect(opposite("Early today my friend blocked me", "Early today my friend unblocked me")).toBe(true);
     expect(opposite("Help, my account got locked", "Help, my account got unlocked")).toBe(true);
     expect(opposite("How do I get Chrome uninstalled?", "How do I get Chrome installed?")).toBe(true);
     expect(opposite("Can I remove apps that installed themselves?", "Can I remove apps that uninstalled themselves?")).toBe(true);
