@@ -137,8 +137,9 @@ const FOUND = new Set(FOUND_QUESTIONS);
  */
 function findsOut(words: readonly string[], k: number): boolean {
   if (!FINDING.has(words[k] ?? "")) return false;
-  const asked = words.slice(k + 1, k + 4).findIndex((word) => FOUND.has(word)) + k + 1;
-  if (asked === k) return false;
+  const offset = words.slice(k + 1, k + 4).findIndex((word) => FOUND.has(word));
+  if (offset < 0) return false;
+  const asked = k + 1 + offset;
   return words[asked] === "how" && words[asked + 1] === "to" ? findsOut(words, asked + 2) : true;
 }
 
