@@ -4,9 +4,10 @@
  * hard-pair tune split (bench/quality/hard-pairs.json) and on QQP tune pairs 0-59,999, and kept when what it
  * stops is mostly different questions on the hard pairs (written to tell minimal pairs from paraphrases), and
  * more often different questions than QQP's pairs are at large (QQP's labels are loose: "good tips" / "smart
- * tips" is a duplicate there, so a veto only has to be informative on it):
+ * tips" is a duplicate there, so a veto only has to be informative on it). The hard pairs drop a veto only when it
+ * stops at least `--min-hard-paraphrases` of their paraphrases: one paraphrase stopped tells nothing of its precision.
  *
- *   npx tsx scripts/fit-vetoes.ts [--hard-precision 0.75] [--qqp-margin 0.02]
+ *   npx tsx scripts/fit-vetoes.ts [--hard-precision 0.75] [--qqp-margin 0.02] [--min-hard-paraphrases 2]
  *
  * A veto's precision is the share of the pairs it fires on that are different questions. The file records
  * the digest of the word lists and the lexicon the choice was made with; tests/similarity/lexical-vetoes.test.ts
@@ -23,6 +24,7 @@ import { lexicalListsDigest } from "../src/similarity/lexical-vetoes.js";
 const args = parseArgs();
 const HARD_PRECISION = args.number("hard-precision", 0.75);
 const QQP_MARGIN = args.number("qqp-margin", 0.02);
+const MIN_HARD_PARAPHRASES = args.number("min-hard-paraphrases", 2);
 const OUT = fileURLToPath(new URL("../src/similarity/lexical-vetoes.json", import.meta.url));
 
 interface Fired {
@@ -41,6 +43,8 @@ function firings(pairs: ReadonlyArray<{ a: string; b: string; same: boolean }>):
 }
 
 const precision = ({ same, different }: Fired) => (same + different === 0 ? 1 : different / (same + different));
+/** Whether the hard pairs keep a veto: too few paraphrases stopped to tell, or precise enough. */
+const hardKeeps = (fired: Fired) => fired.same < MIN_HARD_PARAPHRASES || precision(fired) >= HARD_PRECISION;
 
 const hard = loadHardPairs("tune");
 const qqp = qqpSplits(loadQqp()).tune.map((pair) => ({ a: pair.text_a, b: pair.text_b, same: pair.label === 1 }));
@@ -49,7 +53,7 @@ const onQqp = firings(qqp);
 const qqpDifferent = qqp.filter((pair) => !pair.same).length / qqp.length;
 const QQP_PRECISION = qqpDifferent + QQP_MARGIN;
 console.log(`QQP tune: ${qqp.length} pairs, ${(qqpDifferent * 100).toFixed(1)}% different; a veto needs precision >= ${QQP_PRECISION.toFixed(3)} there`);
-const vetoes = ALIGNMENT_VETOES.filter((name) => precision(onHard[name]) >= HARD_PRECISION && precision(onQqp[name]) >= QQP_PRECISION);
+const vetoes = ALIGNMENT_VETOES.filter((name) => hardKeeps(onHard[name]) && precision(onQqp[name]) >= QQP_PRECISION);
 for (const name of ALIGNMENT_VETOES) {
   const kept = vetoes.includes(name) ? "kept" : "dropped";
   console.log(
@@ -63,6 +67,7 @@ const output = {
   fitted: {
     data: ["bench/quality/hard-pairs.json tune split", "qqp-pairs-80k.json tune split (pairs 0-59,999)"],
     minPrecision: { hardPairs: HARD_PRECISION, qqp: Number(QQP_PRECISION.toFixed(4)), qqpDifferentShare: Number(qqpDifferent.toFixed(4)) },
+    minHardParaphrases: MIN_HARD_PARAPHRASES,
     firings: Object.fromEntries(ALIGNMENT_VETOES.map((name) => [name, { hardPairs: onHard[name], qqp: onQqp[name] }])),
   },
 };

@@ -24,6 +24,13 @@ export const PICK_WORDS: readonly string[] = ["one", "single", "some", "individu
  * my network settings"; not "Are all swans white?" / "Are swans only white?", "multiple sclerosis").
  */
 export const NOUN_PICKS_ONLY: readonly string[] = ["multiple", "several", "only"];
+/**
+ * Picks of one that hold against a whole of another thing ("delete a single message" / "delete an entire chat",
+ * "encrypt a single folder" / "encrypt my entire drive"); "one" is left out ("one language" / "the whole world").
+ */
+export const STRONG_PICKS: readonly string[] = ["single", "individual"];
+/** Words that take several of a noun, against one of it ("comment out a line" / "comment out multiple lines"). */
+export const MANY_PICKS: readonly string[] = ["multiple", "several"];
 /** Words that ask for another than "the only" one ("Is there a language other than Rust with a borrow checker?"). */
 export const OTHER_THAN_WORDS: readonly string[] = ["other", "besides", "else", "without", "except", "apart", "aside", "addition", "instead", "not", "isn't", "no"];
 /**
@@ -69,6 +76,8 @@ export const SCOPE_LISTS = {
   pronounsAfterAll: PRONOUNS_AFTER_ALL,
   times: TIMES,
   partLinks: PART_LINKS,
+  strongPicks: STRONG_PICKS,
+  manyPicks: MANY_PICKS,
 };
 
 const SET = new Set(SET_UNIVERSALS);
@@ -88,6 +97,8 @@ const PRONOUN_ONE = new Set(BEFORE_PRONOUN_ONE);
 const PRONOUN_AFTER_ALL = new Set(PRONOUNS_AFTER_ALL);
 const TIME = new Set(TIMES);
 const PART_LINK = new Set(PART_LINKS);
+const STRONG_PICK = new Set(STRONG_PICKS);
+const MANY_PICK = new Set(MANY_PICKS);
 
 /** A side as the scope reads it: its lower-cased words and which of them are content words. */
 export interface ScopeSide {
@@ -235,4 +246,31 @@ export function partOfWhole(x: PartSide, y: PartSide, sameWord: (x: string, y: s
   if (at < 0) return false;
   const p = y.words.indexOf(parts[0]);
   return (p === at + 1 && y.contracted.has(at)) || (p < at && at - p <= 4 && y.words.slice(p + 1, at).some((word) => PART_LINK.has(word)));
+}
+
+/**
+ * Whether `x` takes a whole or several where `y` picks one, neither side having the other's word: a whole against a
+ * single or an individual one of another thing, both things left unmatched ("delete an entire chat" / "delete a single
+ * message"; not "read an entire novel" / "read a novel in a single day"), or several of a noun against one of it, the
+ * noun right after "multiple" or "several" ("comment out multiple lines" / "comment out a line"; not "a multiple choice
+ * question" / "a question", nor "more than one account", nor where the side with several picks one of it too:
+ * "combine multiple images into a single image" / "combine images into one image").
+ */
+export function pickedApart(x: PartSide, y: PartSide, sameWord: (x: string, y: string) => boolean): boolean {
+  if (takesInAll(y.words)) return false;
+  const nounAfter = (side: ScopeSide, i: number): string | undefined => nounsAfter(side, i, 1)[0];
+  const leftNounAfter = (side: PartSide, i: number) => side.left.includes(nounAfter(side, i) ?? "");
+  const wholes = x.words.flatMap((word, i) => (WHOLE.has(word) && !y.words.includes(word) ? [i] : []));
+  const strongPicks = picksAt(y.words, STRONG_PICK).filter((j) => !x.words.includes(y.words[j]));
+  if (wholes.some((i) => leftNounAfter(x, i)) && strongPicks.some((j) => leftNounAfter(y, j))) return true;
+  if (y.words.some((word) => MANY_PICK.has(word))) return false;
+  const picksOne = (side: ScopeSide, noun: string) =>
+    [...articlesAt(side.words), ...picksAt(side.words)].some((j) => {
+      const picked = nounAfter(side, j);
+      return side.words[j - 1] !== "than" && picked !== undefined && sameWord(picked, noun);
+    });
+  return x.words.some((word, i) => {
+    const noun = MANY_PICK.has(word) ? nounAfter(x, i) : undefined;
+    return noun !== undefined && picksOne(y, noun) && !picksOne(x, noun);
+  });
 }

@@ -64,7 +64,7 @@ import { againstOneOfTime, cardinal, digitFractions, numberRun, numbersDiffer, O
 import { clausesOf, namesOf, placesTraded, swapsArguments, type Clause } from "./alignment-arguments.js";
 import { asksOtherRole } from "./alignment-question-role.js";
 import { onlyTimesLeft, relativeTimesDiffer, relativeTimesOf } from "./alignment-relative-time.js";
-import { isPronounOne, partOfWhole, scopeDiffers, type PartSide } from "./alignment-scope.js";
+import { isPronounOne, partOfWhole, pickedApart, scopeDiffers, type PartSide } from "./alignment-scope.js";
 import { readsBothWays, routeOf, routesTurned, type RouteStep } from "./alignment-routes.js";
 import { countedUnitsOf, unitNamed, unitsOf } from "./alignment-units.js";
 import { questionFacts, readRemembered, sameNamed, stem, type QuestionFacts } from "./guard-text.js";
@@ -946,7 +946,8 @@ const diminishes = (s: Side, other: Side) =>
 const scopeSide = (s: Side, left: readonly string[]): PartSide => ({ words: s.words, content: s.facts.content, left, contracted: s.facts.contracted });
 
 /** A set against a pick of it, or a whole against a part, either way round (alignment-scope.ts). */
-const scopeOrPartDiffers = (a: PartSide, b: PartSide) => scopeDiffers(a, b, sameWord) || partOfWhole(a, b, sameWord) || partOfWhole(b, a, sameWord);
+const scopeOrPartDiffers = (a: PartSide, b: PartSide) =>
+  scopeDiffers(a, b, sameWord) || partOfWhole(a, b, sameWord) || partOfWhole(b, a, sameWord) || pickedApart(a, b, sameWord) || pickedApart(b, a, sameWord);
 
 /** The candidate vetoes an alignment reports. */
 export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "argumentSwap", "quantity", "superlative", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "modelMismatch", "rank", "unitMismatch", "yearOneSided", "relativeTime", "answerKind", "conversion", "addedName", "ownerSwap", "placesTraded"] as const;
@@ -995,10 +996,16 @@ function ownersSwapped(a: Side, b: Side): boolean {
 
 /**
  * Whether a side's only unmatched word is a name of one word, in letters (not a model, "B12" / "B-12", nor a unit written
- * in capitals, "mL"), and the other side leaves nothing (see Alignment.addedName).
+ * in capitals, "mL"), and the other side leaves nothing (see Alignment.addedName), nor names it by another of its names
+ * where that name is no content word ("in Go" / "in Golang").
  */
-const addsName = (s: Side, left: readonly string[], otherLeft: readonly string[]) =>
-  left.length === 1 && otherLeft.length === 0 && s.facts.entities.has(left[0]) && /^\p{L}+$/u.test(left[0]) && unitNamed(left[0]) === undefined;
+const addsName = (s: Side, left: readonly string[], otherLeft: readonly string[], other: Side) =>
+  left.length === 1 &&
+  otherLeft.length === 0 &&
+  s.facts.entities.has(left[0]) &&
+  /^\p{L}+$/u.test(left[0]) &&
+  unitNamed(left[0]) === undefined &&
+  ![...other.facts.entities].some((name) => sameNamed(s.facts, left[0], other.facts, name));
 
 /** Whether `word` of a side is initials ending in a capital S ("HTTPS") and `other` of the other text its rest, written in capitals ("HTTP"). */
 function endsInCapitalS(s: Side, text: string, word: string, other: string, otherText: string): boolean {
@@ -1082,7 +1089,7 @@ export function alignQuestions(textA: string, textB: string): Alignment {
     relativeTime: questions && onlyTimesLeft(leftA) && onlyTimesLeft(leftB) && relativeTimesDiffer(relativeTimesOf(textA, a.words), relativeTimesOf(textB, b.words)),
     answerKind: answerKindsDiffer(a.phrase.kind, b.phrase.kind),
     conversion: convertsOtherWay(a, b),
-    addedName: questions && (addsName(a, leftA, leftB) || addsName(b, leftB, leftA)),
+    addedName: questions && (addsName(a, leftA, leftB, b) || addsName(b, leftB, leftA, a)),
     ownerSwap: questions && ownersSwapped(a, b),
     placesTraded: !a.bothWays && !b.bothWays && placesTraded(a.words, b.words, textA, sameWord),
   };

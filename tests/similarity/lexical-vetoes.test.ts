@@ -177,6 +177,9 @@ describe("aligning two questions", () => {
     ["Is Spanish the only official language in Spain?", "Is Spanish an official language in Spain?", "scope"],
     ["How do I paint a room's ceiling?", "How do I paint an entire room?", "scope"],
     ["How do I back up my entire hard drive?", "How do I back up a single folder on my hard drive?", "scope"],
+    // A single one of a thing against the whole of another; several of a noun against one.
+    ["How do I mute a single thread in Slack?", "How do I mute an entire channel in Slack?", "scope"],
+    ["How do I select a row in Excel?", "How do I select multiple rows in Excel?", "scope"],
     ["1 inch in cm?", "1 cm in inches?", "conversion"],
     ["How can I calculate how much 5 pounds is in kilograms?", "How can I calculate how much 5 kilograms is in pounds?", "conversion"],
     ["What is a class A felony?", "What is a class B felony?", "modelMismatch"],
@@ -568,6 +571,16 @@ describe("aligning two questions", () => {
     ["Why does my PC keep rebooting?", "Why does my PC keep restarting?"],
     // A rewording that drops "whole" adds no part of it.
     ["How do I delete my whole account?", "How do I permanently delete my account?"],
+    // A word after the whole's noun is no part of it; a single one of the same thing; several on both sides, or picked
+    // one of on the same side, or "more than one"; "multiple choice" names a kind; a name's other name.
+    ["How long does it take to clean a whole house?", "How long does it take to clean a house thoroughly?"],
+    ["How do I wipe my entire laptop?", "How do I wipe my laptop clean?"],
+    ["Is it possible to read an entire novel in one day?", "Is it possible to read a novel in a single day?"],
+    ["How do I mute multiple channels in Slack?", "How can I mute multiple Slack channels?"],
+    ["Can I have multiple Gmail accounts?", "Can I have more than one Gmail account?"],
+    ["How can I combine multiple images into a single image?", "How do I combine images into one image?"],
+    ["How do I create a multiple choice question in Google Forms?", "How do I create a question with options in Google Forms?"],
+    ["How do I parse JSON in Go?", "How can I parse JSON in Golang?"],
     // "both" joining two things is no set.
     ["Is it possible to be an introvert and an extrovert at the same time?", "Can you be both an introvert and an extrovert?"],
   ])("keeps the paraphrase %j / %j", (a, b) => {
