@@ -64,6 +64,7 @@ import { againstOneOfTime, cardinal, digitFractions, numberRun, numbersDiffer, O
 import { clausesOf, namesOf, placesTraded, swapsArguments, type Clause } from "./alignment-arguments.js";
 import { asksOtherRole } from "./alignment-question-role.js";
 import { onlyTimesLeft, relativeTimesDiffer, relativeTimesOf } from "./alignment-relative-time.js";
+import { changesRole } from "./alignment-role-words.js";
 import { isPronounOne, partOfWhole, pickedApart, scopeDiffers, type PartSide } from "./alignment-scope.js";
 import { readsBothWays, routeOf, routesTurned, type RouteStep } from "./alignment-routes.js";
 import { countedUnitsOf, unitNamed, unitsOf } from "./alignment-units.js";
@@ -252,6 +253,11 @@ export interface Alignment extends Readonly<Record<AlignmentVeto, boolean>> {
    * see placesTraded in alignment-arguments.ts), and neither side reads its values both ways ("compare", "or", ...).
    */
   readonly placesTraded: boolean;
+  /**
+   * One side makes a role of the other's another, by a word before it or a prefix ("the Vice President" / "the President",
+   * "a subcontractor" / "a contractor", "my stepmother" / "my mother"; alignment-role-words.ts).
+   */
+  readonly roleChanged: boolean;
 }
 
 interface Side {
@@ -950,7 +956,7 @@ const scopeOrPartDiffers = (a: PartSide, b: PartSide) =>
   scopeDiffers(a, b, sameWord) || partOfWhole(a, b, sameWord) || partOfWhole(b, a, sameWord) || pickedApart(a, b, sameWord) || pickedApart(b, a, sameWord);
 
 /** The candidate vetoes an alignment reports. */
-export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "argumentSwap", "quantity", "superlative", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "modelMismatch", "rank", "unitMismatch", "yearOneSided", "relativeTime", "answerKind", "conversion", "addedName", "ownerSwap", "placesTraded"] as const;
+export const ALIGNMENT_VETOES = ["antonym", "substitution", "wideSubstitution", "swapped", "argumentSwap", "quantity", "superlative", "oppositeSmallWord", "diminishing", "scope", "numberMismatch", "modelMismatch", "rank", "unitMismatch", "yearOneSided", "relativeTime", "answerKind", "conversion", "addedName", "ownerSwap", "placesTraded", "roleChanged"] as const;
 export type AlignmentVeto = (typeof ALIGNMENT_VETOES)[number];
 
 /**
@@ -1092,5 +1098,6 @@ export function alignQuestions(textA: string, textB: string): Alignment {
     addedName: questions && (addsName(a, leftA, leftB, b) || addsName(b, leftB, leftA, a)),
     ownerSwap: questions && ownersSwapped(a, b),
     placesTraded: !a.bothWays && !b.bothWays && placesTraded(a.words, b.words, textA, sameWord),
+    roleChanged: questions && (changesRole(a.words, a.content, leftA, b.words) || changesRole(b.words, b.content, leftB, a.words)),
   };
 }

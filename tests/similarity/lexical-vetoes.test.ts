@@ -180,6 +180,10 @@ describe("aligning two questions", () => {
     // A single one of a thing against the whole of another; several of a noun against one.
     ["How do I mute a single thread in Slack?", "How do I mute an entire channel in Slack?", "scope"],
     ["How do I select a row in Excel?", "How do I select multiple rows in Excel?", "scope"],
+    // A role made another by a word before it or a prefix, which WordNet makes a kind of it.
+    ["What are the duties of a deputy sheriff?", "What are the duties of a sheriff?", "roleChanged"],
+    ["How much does a subcontractor charge per hour?", "How much does a contractor charge per hour?", "roleChanged"],
+    ["What does a senior accountant do?", "What does an accountant do?", "roleChanged"],
     ["1 inch in cm?", "1 cm in inches?", "conversion"],
     ["How can I calculate how much 5 pounds is in kilograms?", "How can I calculate how much 5 kilograms is in pounds?", "conversion"],
     ["What is a class A felony?", "What is a class B felony?", "modelMismatch"],
@@ -581,6 +585,9 @@ describe("aligning two questions", () => {
     ["How can I combine multiple images into a single image?", "How do I combine images into one image?"],
     ["How do I create a multiple choice question in Google Forms?", "How do I create a question with options in Google Forms?"],
     ["How do I parse JSON in Go?", "How can I parse JSON in Golang?"],
+    // A prefix written apart, or as one word, is the same role.
+    ["Is coworking worth it for freelancers?", "Is co working worth it for freelancers?"],
+    ["How does a cofounder split equity?", "How do co-founders split equity?"],
     // "both" joining two things is no set.
     ["Is it possible to be an introvert and an extrovert at the same time?", "Can you be both an introvert and an extrovert?"],
   ])("keeps the paraphrase %j / %j", (a, b) => {
