@@ -21,7 +21,7 @@ import {
 import { NOT_A_MODEL, NOT_BEFORE_A_LETTER, NUMBERED_NOUNS, SIGN_WORDS } from "./alignment-models.js";
 import { AMBIGUOUS_NUMBER_WORDS, COUNTED_TIMES, DENOMINATORS, ORDINALS, SCALES, TENS, UNITS } from "./alignment-numbers.js";
 import { DAYS_OF_THE_WEEK, PARTS_OF_A_DAY, RELATIVE_DAYS, RELATIVE_TIME_NOUNS, RELATIVE_TIME_WORDS, SPAN_NAMES } from "./alignment-relative-time.js";
-import { ROLE_MODIFIERS, ROLE_PREFIXES } from "./alignment-role-words.js";
+import { ROLE_KIND, ROLE_MODIFIERS, ROLE_PREFIXES } from "./alignment-role-words.js";
 import { SCOPE_LISTS } from "./alignment-scope.js";
 import { AFTER_SECOND, BEFORE_ABBREVIATION, GIGA_AFTER, UNIT_ABBREVIATIONS, UNIT_COMPOUNDS, UNIT_KINDS, UNIT_KINDS_AFTER, UNIT_NAMES, UNIT_QUALIFIERS, UNIT_SIGNS } from "./alignment-units.js";
 import { GUARD_LISTS } from "./guard-text.js";
@@ -629,7 +629,7 @@ export const ALIGNMENT_LISTS = {
     foundQuestions: FOUND_QUESTIONS,
   },
   scope: SCOPE_LISTS,
-  roleWords: { modifiers: ROLE_MODIFIERS, prefixes: ROLE_PREFIXES },
+  roleWords: { modifiers: ROLE_MODIFIERS, prefixes: ROLE_PREFIXES, kind: ROLE_KIND },
   estWords: EST_WORDS,
   units: UNITS,
   tens: TENS,

@@ -1098,6 +1098,6 @@ export function alignQuestions(textA: string, textB: string): Alignment {
     addedName: questions && (addsName(a, leftA, leftB, b) || addsName(b, leftB, leftA, a)),
     ownerSwap: questions && ownersSwapped(a, b),
     placesTraded: !a.bothWays && !b.bothWays && placesTraded(a.words, b.words, textA, sameWord),
-    roleChanged: questions && (changesRole(a.words, a.content, leftA, b.words) || changesRole(b.words, b.content, leftB, a.words)),
+    roleChanged: questions && (changesRole({ words: a.words, left: leftA }, { words: b.words, left: leftB }, sameWord) || changesRole({ words: b.words, left: leftB }, { words: a.words, left: leftA }, sameWord)),
   };
 }
