@@ -39,14 +39,15 @@ export interface RoleSide {
  */
 export function changesRole(x: RoleSide, y: RoleSide, sameWord: (a: string, b: string) => boolean): boolean {
   const inY = (role: string) => y.words.findIndex((word) => sameWord(word, role));
-  const standsAlone = (role: string) => {
-    const before = y.words[inY(role) - 1] ?? "";
-    return !MODIFIERS.has(before) && !y.left.includes(before);
+  /** Whether `y` names the role at `at` with no word of its own, or modifier, just before it. */
+  const standsAlone = (at: number) => {
+    const before = y.words[at - 1] ?? "";
+    return at >= 0 && !MODIFIERS.has(before) && !y.left.includes(before);
   };
   const modified = x.words.some((word, i) => {
     if (!MODIFIERS.has(word) || !x.left.includes(word) || y.words.includes(word)) return false;
     const role = [x.words[i + 1], x.words[i + 2]].find((next) => next !== undefined && isRole(next));
-    return role !== undefined && inY(role) >= 0 && standsAlone(role);
+    return role !== undefined && standsAlone(inY(role));
   });
   const writtenApart = (prefix: string, rest: string) => y.words.some((word, k) => word === prefix && sameWord(y.words[k + 1] ?? "", rest));
   const prefixed = x.words.some((word) =>
