@@ -5,11 +5,13 @@
  * answer are different questions. The word lists are part of ALIGNMENT_LISTS (alignment-lists.ts).
  */
 
+import { lemmasOf } from "./lexicon.js";
+
 /**
  * The kinds of answer told apart; "" when the question phrase names none ("what", "how" for a manner, none). A
  * "method" is a way to do something ("How do I stop my dog barking?"), no reason ("Why does my dog bark?").
  */
-export type AnswerKind = "time" | "place" | "person" | "reason" | "effect" | "duration" | "distance" | "age" | "amount" | "method" | "";
+export type AnswerKind = "time" | "place" | "person" | "reason" | "effect" | "outcome" | "duration" | "distance" | "age" | "amount" | "method" | "";
 
 /**
  * What "how X" asks for, by X. How much and how many are one kind: rewordings trade them ("how much calories").
@@ -26,12 +28,13 @@ export const HOW_KINDS: Readonly<Record<string, AnswerKind>> = {
 
 /**
  * The word after "how X" that takes the kind away: "how long ago" asks when, "how long is the Nile" a length or
- * a duration, "how far in advance" or "how far along" no distance, "how much more" or "how much longer" a change.
+ * a duration, "how far in advance" or "how far along" no distance, "how much more", "how much further" or "how much
+ * longer" a change.
  */
 export const KIND_BREAKERS: Readonly<Record<string, readonly string[]>> = {
   long: ["ago", "is", "are", "was", "were"],
   far: ["in", "back", "ahead", "along", "into"],
-  much: ["more", "less"],
+  much: ["more", "less", "further", "farther"],
   many: ["more", "fewer"],
 };
 
@@ -55,6 +58,14 @@ export const OF_KIND_NOUNS: Readonly<Record<string, AnswerKind>> = Object.fromEn
   ...["cause", "causes", "reason", "reasons"].map((noun) => [noun, "reason"]),
   ...["effect", "effects", "consequence", "consequences", "impact", "impacts", "outcome", "outcomes"].map((noun) => [noun, "effect"]),
 ]);
+
+/**
+ * Verbs after "what" that ask what will come of something, an outcome ("What happens if I drink too much water?"), after
+ * one of HAPPENING_AUXILIARIES too ("What will happen if ...?"). Not "What happened to ...?" or "What did happen ...?",
+ * which ask for an event, nor "Which happens first?".
+ */
+export const HAPPENING_VERBS: readonly string[] = ["happens", "happen"];
+export const HAPPENING_AUXILIARIES: readonly string[] = ["will", "would", "could", "can", "might", "may", "should", "does", "do"];
 
 /** How many words after "what" such a noun may stand: "What were the most important causes of", "the long-term consequences of". */
 const OF_KIND_REACH = 6;
@@ -87,6 +98,10 @@ export const ALIKE_KINDS: ReadonlyArray<readonly [AnswerKind, AnswerKind]> = [
   ["amount", "distance"],
   // "How much impact does caffeine have on sleep?" asks for the effect, by its size.
   ["amount", "effect"],
+  // What happens is what comes of it ("What happens if I skip a dose?" / "What are the effects of skipping a dose?"), or
+  // where a thing ends up ("What happens to my 401k when I leave my job?" / "Where does my 401k go ...?").
+  ["outcome", "effect"],
+  ["outcome", "place"],
   // "Where can I learn Python?" / "How can I learn Python?". Not a person: "Who do I vote for?" is no way to vote.
   ["method", "place"],
 ];
@@ -100,6 +115,8 @@ const DISTANCES = new Set(DISTANCE_NOUNS);
 const TIMES = new Set(TIME_NOUNS);
 const AUXILIARIES = new Set(QUESTION_AUXILIARIES);
 const PREPOSITIONS = new Set(PHRASE_PREPOSITIONS);
+const HAPPENING = new Set(HAPPENING_VERBS);
+const HAPPENING_AUXILIARY = new Set(HAPPENING_AUXILIARIES);
 
 /**
  * The kind of answer a question phrase asks for, and the index of the word that only asks for it ("long" in "how
@@ -148,8 +165,18 @@ function asksMethod(words: readonly string[], i: number): boolean {
   return AUXILIARIES_OF_A_METHOD.has(words[i + 1] ?? "") && ASKERS.has(words[i + 2] ?? "") && !findsOut(words, i + 3);
 }
 
-/** A comparative after "how much" ("how much longer", "how much bigger"). */
-const isComparative = (word: string) => word.length > 4 && word.endsWith("er");
+/**
+ * A comparative after "how much" ("how much longer", "how much bigger", "how much easier", "how much better"): a word
+ * in -er whose base is a word ("long", "big", "easy", "good"), so that "how much water" or "how much sugar" asks an
+ * amount. Crude: a noun whose stem is a word reads as one too ("paper", "butter", "number", "printer"), and asks no kind.
+ */
+function isComparative(word: string): boolean {
+  if (word.length <= 4 || !word.endsWith("er")) return false;
+  const stem = word.slice(0, -2);
+  const bases = [stem, `${stem}e`, stem.endsWith("i") ? `${stem.slice(0, -1)}y` : "", /([b-df-hj-np-tv-z])\1$/.test(stem) ? stem.slice(0, -1) : ""];
+  // An irregular one the lexicon knows the base of: "better" (good).
+  return bases.some((base) => base.length > 1 && lemmasOf(base).length > 0) || lemmasOf(word).some((lemma) => lemma !== word);
+}
 
 /** The question phrase of "how" at word `i` ("how long", "how many miles", "how much time"). */
 function howPhrase(words: readonly string[], i: number): QuestionPhrase {
@@ -163,6 +190,10 @@ function howPhrase(words: readonly string[], i: number): QuestionPhrase {
   if (TIMES.has(after)) return next === "much" && after === "time" ? { kind: "duration", word: i + 2 } : NONE;
   return isComparative(after) ? NONE : { kind: "amount", word: -1 };
 }
+
+/** Whether "what" at word `i` asks what happens: "what happens", "what will happen", "what would happen". */
+const happens = (words: readonly string[], i: number) =>
+  words[i] === "what" && (HAPPENING.has(words[i + 1] ?? "") || (HAPPENING_AUXILIARY.has(words[i + 1] ?? "") && HAPPENING.has(words[i + 2] ?? "")));
 
 /**
  * The kind a noun before "of" (or a reason's before "for") names, up to OF_KIND_REACH words after "what" at word `i`
@@ -196,7 +227,7 @@ function phraseAt(words: readonly string[], i: number, contracted: boolean): Que
       return { kind: "reason", word: -1 };
     case "what":
     case "which":
-      return { kind: NOUNS.get(next) ?? ofKind(words, i), word: -1 };
+      return { kind: NOUNS.get(next) ?? (happens(words, i) ? "outcome" : ofKind(words, i)), word: -1 };
     case "how":
       return howPhrase(words, i);
     default:
@@ -218,8 +249,42 @@ export function questionPhraseOf(words: readonly string[], sentenceStarts: Reado
   return NONE;
 }
 
-/** Whether the two questions ask for different kinds of answer, each naming one, that one answer cannot serve. */
-export function answerKindsDiffer(a: AnswerKind, b: AnswerKind): boolean {
+/** Words after which a question word opens a second question ("Why does it rotate, and what happens if it stops?"). */
+export const QUESTION_JOINERS: readonly string[] = ["and", "or", "but"];
+const JOINERS = new Set(QUESTION_JOINERS);
+
+/**
+ * The kinds every question phrase asks for, in order ("Why is he popular? What will happen if he wins?": a reason and
+ * an outcome), "" for a phrase that names none; empty when no phrase opens a question. A phrase after "and", "or" or
+ * "but" counts here too, after another ("Why does it rotate, and what happens if it stops?").
+ */
+export function questionKindsOf(words: readonly string[], sentenceStarts: ReadonlySet<number>, contracted: ReadonlySet<number>): AnswerKind[] {
+  const kinds: AnswerKind[] = [];
+  for (let i = 0; i < words.length; i++) {
+    // A joined phrase only after one read: in "If you made a film of your life, who would play you and why?" the "who"
+    // opens no sentence, and the "why" is not read alone.
+    const joined = JOINERS.has(words[i - 1]) && kinds.length > 0;
+    if (!sentenceStarts.has(i) && !PREPOSITIONS.has(words[i - 1]) && !joined) continue;
+    const phrase = phraseAt(words, i, contracted.has(i));
+    if (phrase !== undefined) kinds.push(phrase.kind);
+  }
+  return kinds;
+}
+
+/** Whether two kinds of answer differ, each named, so that one answer cannot serve both. */
+function kindsDiffer(a: AnswerKind, b: AnswerKind): boolean {
   if (a === "" || b === "" || a === b) return false;
   return !ALIKE_KINDS.some(([x, y]) => (a === x && b === y) || (a === y && b === x));
+}
+
+/**
+ * Whether the two questions ask for different kinds of answer (questionKindsOf each, phrases that name none left out):
+ * each side names one, and none of one side's is alike with one of the other's, so that one answer cannot serve ("Why
+ * does the Earth rotate, and what happens if it stops?" / "What would happen if the Earth stopped rotating?" share the
+ * outcome).
+ */
+export function answerKindsDiffer(a: readonly AnswerKind[], b: readonly AnswerKind[]): boolean {
+  const named = (kinds: readonly AnswerKind[]) => kinds.filter((kind) => kind !== "");
+  const [x, y] = [named(a), named(b)];
+  return x.length > 0 && y.length > 0 && x.every((p) => y.every((q) => kindsDiffer(p, q)));
 }

@@ -58,7 +58,7 @@ import {
   WHOLE_WORDS,
   YEAR_PREPOSITIONS,
 } from "./alignment-lists.js";
-import { answerKindsDiffer, questionPhraseOf, type QuestionPhrase } from "./alignment-answer-kind.js";
+import { answerKindsDiffer, questionKindsOf, questionPhraseOf, type AnswerKind, type QuestionPhrase } from "./alignment-answer-kind.js";
 import { modelsDiffer, modelsOf, type Models } from "./alignment-models.js";
 import { againstOneOfTime, cardinal, digitFractions, numberRun, numbersDiffer, ORDINALS, withoutThousands, wordNumbers } from "./alignment-numbers.js";
 import { clausesOf, namesOf, placesTraded, swapsArguments, type Clause } from "./alignment-arguments.js";
@@ -280,6 +280,8 @@ interface Side {
   readonly rank: string;
   /** Its question phrase: the kind of answer it asks for ("how far": a distance) and the word that names it. */
   readonly phrase: QuestionPhrase;
+  /** The kind of answer each of its question phrases asks for (questionKindsOf). */
+  readonly kinds: readonly AnswerKind[];
   /** Whether it asks: a question mark at its end, or a request ("Write a function that ..."). */
   readonly asks: boolean;
   /** The values on each side of its direction words ("from Windows 7 to Windows 10"); see alignment-routes.ts. */
@@ -342,6 +344,7 @@ function readSide(text: string): Side {
     rate: words.includes("per") || text.includes("/"),
     rank: rankOf(words),
     phrase: questionPhraseOf(words, facts.starts, facts.contracted),
+    kinds: questionKindsOf(words, facts.starts, facts.contracted),
     asks: asks(text, words),
     route: routeOf(rewritten),
     bothWays: readsBothWays(words),
@@ -1093,7 +1096,7 @@ export function alignQuestions(textA: string, textB: string): Alignment {
     unitMismatch: questions && [...a.units].some((unit) => !b.units.has(unit)) && [...b.units].some((unit) => !a.units.has(unit)),
     yearOneSided: questions && (namesYearAlone(a, b) || namesYearAlone(b, a)),
     relativeTime: questions && onlyTimesLeft(leftA) && onlyTimesLeft(leftB) && relativeTimesDiffer(relativeTimesOf(textA, a.words), relativeTimesOf(textB, b.words)),
-    answerKind: answerKindsDiffer(a.phrase.kind, b.phrase.kind),
+    answerKind: answerKindsDiffer(a.kinds, b.kinds),
     conversion: convertsOtherWay(a, b),
     addedName: questions && (addsName(a, leftA, leftB, b) || addsName(b, leftB, leftA, a)),
     ownerSwap: questions && ownersSwapped(a, b),

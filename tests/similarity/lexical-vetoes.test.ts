@@ -102,6 +102,9 @@ describe("aligning two questions", () => {
     ["How can I learn how to swim?", "Why should I learn how to swim?", "answerKind"],
     ["How do I vote in the election?", "Who do I vote for in the election?", "answerKind"],
     ["Who do I contact for an Amazon refund?", "How can I contact Amazon for a refund?", "answerKind"],
+    // "What happens if" asks what comes of it: neither an amount nor a reason.
+    ["How much water should I drink a day?", "What happens if I drink too much water in a day?", "answerKind"],
+    ["Why do I get headaches when I skip coffee?", "What will happen if I skip coffee?", "answerKind"],
     ["What was the population of India in 1950?", "What is the population of India?", "yearOneSided"],
     ["Who was the president of France in 2010?", "Who is the president of France?", "yearOneSided"],
     // Initials ending in a capital S are no plural.
@@ -667,6 +670,16 @@ describe("aligning two questions", () => {
     ["What are the causes and effects of global warming?", "What are the effects and causes of global warming?", "answerKind"],
     // The size of an effect is its effect; a short clause's subject is read on both sides alike.
     ["How much impact does caffeine have on sleep?", "What is the impact of caffeine on sleep?", "answerKind"],
+    ["What happens if I stop taking vitamin D?", "What are the effects of stopping vitamin D?", "answerKind"],
+    // A comparative after "how much" asks for a change, no amount.
+    ["How much longer does a Tesla take to charge than to fill a car with gas?", "How long does a Tesla take to charge compared to filling a car with gas?", "answerKind"],
+    // What happens is what comes of it, or where a thing goes; what happened, or which happens first, asks no kind.
+    ["What happens when we die?", "Where do we go when we die?", "answerKind"],
+    ["What did happen to the dinosaurs?", "Why did the dinosaurs go extinct?", "answerKind"],
+    ["Which happens first, ovulation or your period?", "When does ovulation happen, before or after your period?", "answerKind"],
+    // A side asking two questions asks the other's too.
+    ["Why is Donald Trump supported so much? What will happen if he wins the election?", "What will happen if Donald Trump wins the election?", "answerKind"],
+    ["Why does the Earth rotate and what happens if it stops rotating?", "What would happen if the Earth stopped rotating?", "answerKind"],
     ["Can my old dog catch the flu from humans?", "Can humans catch the flu from my old dog?", "swapped"],
     ["Can humans catch the flu from my old dog?", "Can my old dog catch the flu from humans?", "swapped"],
     // "substitute" the noun names no substitute.
