@@ -61,7 +61,7 @@ export const OF_KIND_NOUNS: Readonly<Record<string, AnswerKind>> = Object.fromEn
 
 /**
  * Verbs after "what" that ask what will come of something, an outcome ("What happens if I drink too much water?"), after
- * one of HAPPENING_AUXILIARIES too ("What will happen if ...?"). Not "What happened to ...?" or "What did happen ...?",
+ * one of HAPPENING_AUXILIARIES or "is going to" too ("What will happen if ...?"). Not "What happened to ...?" or "What did happen ...?",
  * which ask for an event, nor "Which happens first?".
  */
 export const HAPPENING_VERBS: readonly string[] = ["happens", "happen"];
@@ -191,9 +191,18 @@ function howPhrase(words: readonly string[], i: number): QuestionPhrase {
   return isComparative(after) ? NONE : { kind: "amount", word: -1 };
 }
 
-/** Whether "what" at word `i` asks what happens: "what happens", "what will happen", "what would happen". */
-const happens = (words: readonly string[], i: number) =>
-  words[i] === "what" && (HAPPENING.has(words[i + 1] ?? "") || (HAPPENING_AUXILIARY.has(words[i + 1] ?? "") && HAPPENING.has(words[i + 2] ?? "")));
+/**
+ * Whether "what" at word `i` asks what happens: "what happens", "what will happen", "what would happen", "what is going
+ * to happen" ("what's going to happen", its "is" lost with the apostrophe).
+ */
+function happens(words: readonly string[], i: number): boolean {
+  if (words[i] !== "what") return false;
+  let k = i + 1;
+  if (words[k] === "is" || words[k] === "are") k++;
+  if (words[k] === "going" && words[k + 1] === "to") k += 2;
+  else if (k === i + 1 && HAPPENING_AUXILIARY.has(words[k] ?? "")) k++;
+  return HAPPENING.has(words[k] ?? "");
+}
 
 /**
  * The kind a noun before "of" (or a reason's before "for") names, up to OF_KIND_REACH words after "what" at word `i`
@@ -279,12 +288,13 @@ function kindsDiffer(a: AnswerKind, b: AnswerKind): boolean {
 
 /**
  * Whether the two questions ask for different kinds of answer (questionKindsOf each, phrases that name none left out):
- * each side names one, and none of one side's is alike with one of the other's, so that one answer cannot serve ("Why
- * does the Earth rotate, and what happens if it stops?" / "What would happen if the Earth stopped rotating?" share the
- * outcome).
+ * each side names one, and one side asks a kind that no kind of the other's is or is alike with, so that one answer
+ * cannot serve both ("Who won the 2018 World Cup and where was it held?" / "Where was the 2018 World Cup held?": the
+ * second's answer tells no winner, and the first's tells more than was asked).
  */
 export function answerKindsDiffer(a: readonly AnswerKind[], b: readonly AnswerKind[]): boolean {
   const named = (kinds: readonly AnswerKind[]) => kinds.filter((kind) => kind !== "");
   const [x, y] = [named(a), named(b)];
-  return x.length > 0 && y.length > 0 && x.every((p) => y.every((q) => kindsDiffer(p, q)));
+  const unmet = (asked: AnswerKind[], other: AnswerKind[]) => asked.some((p) => other.every((q) => kindsDiffer(p, q)));
+  return x.length > 0 && y.length > 0 && (unmet(x, y) || unmet(y, x));
 }

@@ -105,6 +105,12 @@ describe("aligning two questions", () => {
     // "What happens if" asks what comes of it: neither an amount nor a reason.
     ["How much water should I drink a day?", "What happens if I drink too much water in a day?", "answerKind"],
     ["Why do I get headaches when I skip coffee?", "What will happen if I skip coffee?", "answerKind"],
+    ["Why should I renew my passport?", "What's going to happen if I don't renew my passport?", "answerKind"],
+    // A side asking two questions, the other one of them: one answer does not serve both.
+    ["Who won the 2018 World Cup and where was it held?", "Where was the 2018 World Cup held?", "answerKind"],
+    ["Where was the 2018 World Cup held?", "Who won the 2018 World Cup and where was it held?", "answerKind"],
+    ["Why is Donald Trump supported so much? What will happen if he wins the election?", "What will happen if Donald Trump wins the election?", "answerKind"],
+    ["How old is the Earth? How do we know?", "Where did the Earth come from?", "answerKind"],
     ["What was the population of India in 1950?", "What is the population of India?", "yearOneSided"],
     ["Who was the president of France in 2010?", "Who is the president of France?", "yearOneSided"],
     // Initials ending in a capital S are no plural.
@@ -677,9 +683,8 @@ describe("aligning two questions", () => {
     ["What happens when we die?", "Where do we go when we die?", "answerKind"],
     ["What did happen to the dinosaurs?", "Why did the dinosaurs go extinct?", "answerKind"],
     ["Which happens first, ovulation or your period?", "When does ovulation happen, before or after your period?", "answerKind"],
-    // A side asking two questions asks the other's too.
-    ["Why is Donald Trump supported so much? What will happen if he wins the election?", "What will happen if Donald Trump wins the election?", "answerKind"],
-    ["Why does the Earth rotate and what happens if it stops rotating?", "What would happen if the Earth stopped rotating?", "answerKind"],
+    // Each side asks what the other does, with a phrase that names no kind left out.
+    ["What is Bitcoin and when was it created?", "When was Bitcoin first created?", "answerKind"],
     ["Can my old dog catch the flu from humans?", "Can humans catch the flu from my old dog?", "swapped"],
     ["Can humans catch the flu from my old dog?", "Can my old dog catch the flu from humans?", "swapped"],
     // "substitute" the noun names no substitute.
