@@ -244,41 +244,32 @@ function phraseAt(words: readonly string[], i: number, contracted: boolean): Que
   }
 }
 
-/**
- * The first question phrase, and the kind of answer it asks for: one that starts a sentence or follows a
- * preposition ("In which year"); a question word inside a clause ("I know how long it is", "people who ...")
- * opens none. `contracted` holds the indexes of words written with "'s" or "'re".
- */
-export function questionPhraseOf(words: readonly string[], sentenceStarts: ReadonlySet<number>, contracted: ReadonlySet<number>): QuestionPhrase {
-  for (let i = 0; i < words.length; i++) {
-    if (!sentenceStarts.has(i) && !PREPOSITIONS.has(words[i - 1])) continue;
-    const phrase = phraseAt(words, i, contracted.has(i));
-    if (phrase !== undefined) return phrase;
-  }
-  return NONE;
-}
-
 /** Words after which a question word opens a second question ("Why does it rotate, and what happens if it stops?"). */
 export const QUESTION_JOINERS: readonly string[] = ["and", "or", "but"];
 const JOINERS = new Set(QUESTION_JOINERS);
 
 /**
- * The kinds every question phrase asks for, in order ("Why is he popular? What will happen if he wins?": a reason and
- * an outcome), "" for a phrase that names none; empty when no phrase opens a question. A phrase after "and", "or" or
- * "but" counts here too, after another ("Why does it rotate, and what happens if it stops?").
+ * Every question phrase, in order, and the kind of answer each asks for ("Why is he popular? What will happen if he
+ * wins?": a reason and an outcome): one that starts a sentence or follows a preposition ("In which year"), or, after
+ * another, follows "and", "or" or "but" ("Why does it rotate, and what happens if it stops?"); a question word inside a
+ * clause ("I know how long it is", "people who ...") opens none. The first is never a joined one. `contracted` holds the
+ * indexes of words written with "'s" or "'re".
  */
-export function questionKindsOf(words: readonly string[], sentenceStarts: ReadonlySet<number>, contracted: ReadonlySet<number>): AnswerKind[] {
-  const kinds: AnswerKind[] = [];
+export function questionPhrasesOf(words: readonly string[], sentenceStarts: ReadonlySet<number>, contracted: ReadonlySet<number>): QuestionPhrase[] {
+  const phrases: QuestionPhrase[] = [];
   for (let i = 0; i < words.length; i++) {
     // A joined phrase only after one read: in "If you made a film of your life, who would play you and why?" the "who"
     // opens no sentence, and the "why" is not read alone.
-    const joined = JOINERS.has(words[i - 1]) && kinds.length > 0;
+    const joined = JOINERS.has(words[i - 1]) && phrases.length > 0;
     if (!sentenceStarts.has(i) && !PREPOSITIONS.has(words[i - 1]) && !joined) continue;
     const phrase = phraseAt(words, i, contracted.has(i));
-    if (phrase !== undefined) kinds.push(phrase.kind);
+    if (phrase !== undefined) phrases.push(phrase);
   }
-  return kinds;
+  return phrases;
 }
+
+/** The first of `phrases` (questionPhrasesOf), or one that names no kind and no word. */
+export const firstPhrase = (phrases: readonly QuestionPhrase[]): QuestionPhrase => phrases[0] ?? NONE;
 
 /** Whether two kinds of answer differ, each named, so that one answer cannot serve both. */
 function kindsDiffer(a: AnswerKind, b: AnswerKind): boolean {
@@ -287,13 +278,13 @@ function kindsDiffer(a: AnswerKind, b: AnswerKind): boolean {
 }
 
 /**
- * Whether the two questions ask for different kinds of answer (questionKindsOf each, phrases that name none left out):
+ * Whether the two questions ask for different kinds of answer (questionPhrasesOf each, phrases that name none left out):
  * each side names one, and one side asks a kind that no kind of the other's is or is alike with, so that one answer
  * cannot serve both ("Who won the 2018 World Cup and where was it held?" / "Where was the 2018 World Cup held?": the
  * second's answer tells no winner, and the first's tells more than was asked).
  */
-export function answerKindsDiffer(a: readonly AnswerKind[], b: readonly AnswerKind[]): boolean {
-  const named = (kinds: readonly AnswerKind[]) => kinds.filter((kind) => kind !== "");
+export function answerKindsDiffer(a: readonly QuestionPhrase[], b: readonly QuestionPhrase[]): boolean {
+  const named = (phrases: readonly QuestionPhrase[]) => phrases.map(({ kind }) => kind).filter((kind) => kind !== "");
   const [x, y] = [named(a), named(b)];
   const unmet = (asked: AnswerKind[], other: AnswerKind[]) => asked.some((p) => other.every((q) => kindsDiffer(p, q)));
   return x.length > 0 && y.length > 0 && (unmet(x, y) || unmet(y, x));

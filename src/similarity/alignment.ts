@@ -58,7 +58,7 @@ import {
   WHOLE_WORDS,
   YEAR_PREPOSITIONS,
 } from "./alignment-lists.js";
-import { answerKindsDiffer, questionKindsOf, questionPhraseOf, type AnswerKind, type QuestionPhrase } from "./alignment-answer-kind.js";
+import { answerKindsDiffer, firstPhrase, questionPhrasesOf, type QuestionPhrase } from "./alignment-answer-kind.js";
 import { modelsDiffer, modelsOf, type Models } from "./alignment-models.js";
 import { againstOneOfTime, cardinal, digitFractions, numberRun, numbersDiffer, ORDINALS, withoutThousands, wordNumbers } from "./alignment-numbers.js";
 import { clausesOf, namesOf, placesTraded, swapsArguments, type Clause } from "./alignment-arguments.js";
@@ -278,10 +278,10 @@ interface Side {
   readonly rate: boolean;
   /** The place an ordinal gives a superlative ("third largest": "3"), or "" for none. */
   readonly rank: string;
-  /** Its question phrase: the kind of answer it asks for ("how far": a distance) and the word that names it. */
+  /** Its first question phrase: the kind of answer it asks for ("how far": a distance) and the word that names it. */
   readonly phrase: QuestionPhrase;
-  /** The kind of answer each of its question phrases asks for (questionKindsOf). */
-  readonly kinds: readonly AnswerKind[];
+  /** Every question phrase it opens (questionPhrasesOf), the first of them `phrase`. */
+  readonly phrases: readonly QuestionPhrase[];
   /** Whether it asks: a question mark at its end, or a request ("Write a function that ..."). */
   readonly asks: boolean;
   /** The values on each side of its direction words ("from Windows 7 to Windows 10"); see alignment-routes.ts. */
@@ -328,6 +328,7 @@ function readSide(text: string): Side {
   const directions = words.flatMap((word, i) => (DIRECTION.has(word) ? [i] : []));
   const numbers = new Set([...digits, ...spelledNumbers.values]);
   const content = positions.map((i) => words[i]);
+  const phrases = questionPhrasesOf(words, facts.starts, facts.contracted);
   // Who acts on whom is read only where a question is (MAX_LONG_QUESTION_WORDS): a long prompt's clauses are never compared.
   const short = content.length <= MAX_LONG_QUESTION_WORDS;
   const names = short ? namesOf({ words, content, positions, facts }) : [];
@@ -343,8 +344,8 @@ function readSide(text: string): Side {
     counted: countedUnitsOf(rewritten, words),
     rate: words.includes("per") || text.includes("/"),
     rank: rankOf(words),
-    phrase: questionPhraseOf(words, facts.starts, facts.contracted),
-    kinds: questionKindsOf(words, facts.starts, facts.contracted),
+    phrase: firstPhrase(phrases),
+    phrases,
     asks: asks(text, words),
     route: routeOf(rewritten),
     bothWays: readsBothWays(words),
@@ -1096,7 +1097,7 @@ export function alignQuestions(textA: string, textB: string): Alignment {
     unitMismatch: questions && [...a.units].some((unit) => !b.units.has(unit)) && [...b.units].some((unit) => !a.units.has(unit)),
     yearOneSided: questions && (namesYearAlone(a, b) || namesYearAlone(b, a)),
     relativeTime: questions && onlyTimesLeft(leftA) && onlyTimesLeft(leftB) && relativeTimesDiffer(relativeTimesOf(textA, a.words), relativeTimesOf(textB, b.words)),
-    answerKind: answerKindsDiffer(a.kinds, b.kinds),
+    answerKind: answerKindsDiffer(a.phrases, b.phrases),
     conversion: convertsOtherWay(a, b),
     addedName: questions && (addsName(a, leftA, leftB, b) || addsName(b, leftB, leftA, a)),
     ownerSwap: questions && ownersSwapped(a, b),
