@@ -2,9 +2,16 @@
  * A small least-recently-used map for the per-process memos of evaluations and context processors
  * (embeddings of recent texts, judge verdicts, dialogue summaries). A Map iterates in insertion order, so
  * its first key is the least recently used one. Capacity 0 keeps nothing.
+ *
+ * A read moves its key to the newest end only when the key is in the older half (more than capacity / 2 keys were
+ * written after it): moving costs a delete and an insert, and the judge's word memo is read thousands of times a
+ * lookup, nearly always for a key written recently. So a key read is kept for at least capacity / 2 more writes,
+ * and the order within the newer half is the order of writing.
  */
 export class Lru<K, V> {
-  readonly #entries = new Map<K, V>();
+  readonly #entries = new Map<K, { value: V; written: number }>();
+  /** How many times a key was written or moved to the newest end: the newest key's `written`. */
+  #writes = 0;
 
   constructor(readonly capacity: number) {}
 
@@ -13,18 +20,20 @@ export class Lru<K, V> {
   }
 
   get(key: K): V | undefined {
-    const value = this.#entries.get(key);
-    if (value !== undefined) {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return undefined;
+    if (this.#writes - entry.written >= this.capacity / 2) {
       this.#entries.delete(key);
-      this.#entries.set(key, value);
+      entry.written = ++this.#writes;
+      this.#entries.set(key, entry);
     }
-    return value;
+    return entry.value;
   }
 
   set(key: K, value: V): void {
     if (this.capacity <= 0) return;
     this.#entries.delete(key);
-    this.#entries.set(key, value);
+    this.#entries.set(key, { value, written: ++this.#writes });
     if (this.#entries.size > this.capacity) this.#entries.delete(this.#entries.keys().next().value as K);
   }
 
@@ -51,6 +60,6 @@ export class Lru<K, V> {
 
   /** Removes `key`; with `expected`, only while it still maps to that value (a newer value stays). */
   delete(key: K, expected?: V): void {
-    if (expected === undefined || this.#entries.get(key) === expected) this.#entries.delete(key);
+    if (expected === undefined || this.#entries.get(key)?.value === expected) this.#entries.delete(key);
   }
 }

@@ -143,6 +143,18 @@ export const FINDING_VERBS: readonly string[] = ["know", "find", "see", "tell", 
  * not "how to", a method still ("How can I learn how to swim?"), unless it finds out in turn ("learn how to tell when").
  */
 export const FOUND_QUESTIONS: readonly string[] = ["who", "whom", "whose", "when", "why", "where", "what", "which", "if", "whether", "how"];
+/**
+ * Passives after "how", a method's auxiliary and its subject, that ask for an effect, no method: "How will I be affected
+ * by Brexit?" asks what will come of it, as "What will happen to me after Brexit?" does. Only right after "be" or "been"
+ * ("How can I avoid being affected?" and "How can I not be affected?" ask for a method; "How long will I be affected?" a
+ * duration).
+ */
+export const EFFECT_PASSIVES: readonly string[] = ["affected", "impacted", "influenced"];
+export const PASSIVE_BE_FORMS: readonly string[] = ["be", "been"];
+/** How many words after "how" such a passive may stand: "How will my small business be affected". */
+const EFFECT_PASSIVE_REACH = 5;
+const BE_FORMS = new Set(PASSIVE_BE_FORMS);
+const EFFECT_PASSIVE = new Set(EFFECT_PASSIVES);
 const AUXILIARIES_OF_A_METHOD = new Set(METHOD_AUXILIARIES);
 const ASKERS = new Set(METHOD_ASKERS);
 const FINDING = new Set(FINDING_VERBS);
@@ -158,6 +170,15 @@ function findsOut(words: readonly string[], k: number): boolean {
   if (offset < 0) return false;
   const asked = k + 1 + offset;
   return words[asked] === "how" && words[asked + 1] === "to" ? findsOut(words, asked + 2) : true;
+}
+
+/** Whether "how" at word `i` asks for an effect in a passive: "how will I be affected", "how could my score have been affected". */
+function asksEffect(words: readonly string[], i: number): boolean {
+  if (!AUXILIARIES_OF_A_METHOD.has(words[i + 1] ?? "")) return false;
+  for (let k = i + 3; k <= i + EFFECT_PASSIVE_REACH && k < words.length; k++) {
+    if (EFFECT_PASSIVE.has(words[k])) return BE_FORMS.has(words[k - 1]) && words[k - 2] !== "not";
+  }
+  return false;
 }
 
 /** Whether "how" at word `i` asks for a method: "how do I ...", not "how do I know when ...". */
@@ -183,6 +204,7 @@ function howPhrase(words: readonly string[], i: number): QuestionPhrase {
   const next = words[i + 1] ?? "";
   const after = words[i + 2] ?? "";
   const kind = HOW.get(next);
+  if (asksEffect(words, i)) return { kind: "effect", word: -1 };
   if (asksMethod(words, i)) return { kind: "method", word: -1 };
   if (kind === undefined || BREAKERS.get(next)?.has(after)) return next === "long" && after === "ago" ? { kind: "time", word: -1 } : NONE;
   if (kind !== "amount") return { kind, word: i + 1 };

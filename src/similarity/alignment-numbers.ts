@@ -37,12 +37,21 @@ export function againstOneOfTime(words: readonly string[], otherWords: readonly 
   });
 }
 
+/**
+ * Every word that stands for a cardinal, and the cardinal: the cardinals themselves, their ordinals in -th ("sixteenth",
+ * "hundredth"; "twentieth" from "twenty"), and ORDINALS. Looked up for most words of every pair judged.
+ */
+const CARDINALS: ReadonlyMap<string, string> = new Map([
+  ...[...UNITS, ...TENS, ...Object.keys(SCALES)].flatMap((base) => [
+    [base, base] as const,
+    [`${base}th`, base] as const,
+    ...(base.endsWith("y") ? [[`${base.slice(0, -1)}ieth`, base] as const] : []),
+  ]),
+  ...Object.entries(ORDINALS),
+]);
+
 /** The cardinal a number word stands for ("sixteenth" → "sixteen", "twentieth" → "twenty"), or undefined. */
-export function cardinal(word: string): string | undefined {
-  const ordinal = Object.hasOwn(ORDINALS, word) ? ORDINALS[word] : undefined;
-  const base = ordinal ?? (word.endsWith("ieth") ? `${word.slice(0, -4)}y` : word.endsWith("th") ? word.slice(0, -2) : word);
-  return UNITS.includes(base) || TENS.includes(base) || Object.hasOwn(SCALES, base) ? base : undefined;
-}
+export const cardinal = (word: string): string | undefined => CARDINALS.get(word);
 
 /** A number in digits without its thousands separators ("1,000" → "1000"; "1,5" stays). */
 export const withoutThousands = (number: string) => number.replace(/,(?=\d{3}\b)/g, "");

@@ -20,8 +20,8 @@ interface Lexicon {
   links: string[];
   /** Those parsed so far. */
   parsedLinks: Array<{ hypernyms: number[]; laterals: number[] } | undefined>;
-  /** "a b" for each antonym pair of lemmas, sorted. */
-  antonyms: Set<string>;
+  /** Each lemma's antonyms (lemmas), both ways: looked up for every pair of words compared, without building a key. */
+  antonyms: Map<string, Set<string>>;
 }
 
 let loaded: Lexicon | undefined;
@@ -43,8 +43,14 @@ function parseLexicon(text: string): Lexicon {
     const space = line.indexOf(" ");
     senses.set(line.slice(0, space), line.slice(space + 1));
   }
-  const antonyms = new Set<string>();
-  for (let i = count("antonyms"); i > 0; i--) antonyms.add(lines[at++]);
+  const antonyms = new Map<string, Set<string>>();
+  const add = (lemma: string, antonym: string) => antonyms.set(lemma, (antonyms.get(lemma) ?? new Set()).add(antonym));
+  // One pair a line: "a b", sorted.
+  for (let i = count("antonyms"); i > 0; i--) {
+    const [x, y] = lines[at++].split(" ");
+    add(x, y);
+    add(y, x);
+  }
   return { senses, links, parsedLinks: new Array<{ hypernyms: number[]; laterals: number[] } | undefined>(synsets), antonyms };
 }
 
@@ -202,7 +208,7 @@ export function wordRelation(a: string, b: string): WordRelation {
   if (wordA.lemmas.length === 0 || wordB.lemmas.length === 0) return "unknown";
   if (wordA.lemmas.some((lemma) => wordB.lemmas.includes(lemma))) return "same";
   const { antonyms } = lexicon();
-  if (wordA.lemmas.some((x) => wordB.lemmas.some((y) => antonyms.has(x < y ? `${x} ${y}` : `${y} ${x}`)))) return "antonym";
+  if (wordA.lemmas.some((x) => wordB.lemmas.some((y) => antonyms.get(x)?.has(y)))) return "antonym";
   if (shares(wordA.senses, wordB.senses)) return "synonym";
   if (shares(wordB.senses, wordA.reach) || shares(wordA.senses, wordB.reach)) return "linked";
   return "unrelated";

@@ -12,6 +12,17 @@ describe("Lru", () => {
     expect([lru.get("a"), lru.get("c"), lru.size]).toEqual([1, 3, 2]);
   });
 
+  it("keeps a key read for at least half the capacity's writes after the read, moving it only from the older half", () => {
+    const lru = new Lru<string, number>(4);
+    for (const [i, key] of ["a", "b", "c", "d"].entries()) lru.set(key, i);
+    // "a" is in the older half and moves to the newest end; "d", just written, stays where it is.
+    expect([lru.get("a"), lru.get("d")]).toEqual([0, 3]);
+    lru.set("e", 4);
+    lru.set("f", 5);
+    expect(["a", "b", "c", "d", "e", "f"].map((key) => lru.get(key))).toEqual([0, undefined, undefined, 3, 4, 5]);
+    expect(lru.size).toBe(4);
+  });
+
   it("keeps nothing at capacity 0", () => {
     const lru = new Lru<string, number>(0);
     lru.set("a", 1);

@@ -111,6 +111,9 @@ describe("aligning two questions", () => {
     ["Where was the 2018 World Cup held?", "Who won the 2018 World Cup and where was it held?", "answerKind"],
     ["Why is Donald Trump supported so much? What will happen if he wins the election?", "What will happen if Donald Trump wins the election?", "answerKind"],
     ["How old is the Earth? How do we know?", "Where did the Earth come from?", "answerKind"],
+    // A passive of an effect right after "be" asks for what comes of it, no method.
+    ["How will I be affected by Brexit?", "Why will I be affected by Brexit?", "answerKind"],
+    ["How will my pension be affected if I retire early?", "How can I protect my pension if I retire early?", "answerKind"],
     ["What was the population of India in 1950?", "What is the population of India?", "yearOneSided"],
     ["Who was the president of France in 2010?", "Who is the president of France?", "yearOneSided"],
     // Initials ending in a capital S are no plural.
@@ -685,6 +688,13 @@ describe("aligning two questions", () => {
     ["Which happens first, ovulation or your period?", "When does ovulation happen, before or after your period?", "answerKind"],
     // Each side asks what the other does, with a phrase that names no kind left out.
     ["What is Bitcoin and when was it created?", "When was Bitcoin first created?", "answerKind"],
+    // A passive of an effect right after "be" asks for what comes of it, no method; other passives and "affected" as an
+    // adjective are read as before.
+    ["How will I be affected by Brexit?", "What will happen to me after Brexit?", "answerKind"],
+    ["How long will I be affected by jet lag?", "How long will jet lag affect me?", "answerKind"],
+    ["How can I avoid being affected by the Windows 11 update bug?", "How can I avoid the Windows 11 update bug?", "answerKind"],
+    ["How can I not be affected by criticism?", "How do I stop taking criticism personally?", "answerKind"],
+    ["How is the affected area treated?", "How do I treat the affected area?", "answerKind"],
     ["Can my old dog catch the flu from humans?", "Can humans catch the flu from my old dog?", "swapped"],
     ["Can humans catch the flu from my old dog?", "Can my old dog catch the flu from humans?", "swapped"],
     // "substitute" the noun names no substitute.
