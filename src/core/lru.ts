@@ -1,12 +1,12 @@
 /**
  * A small least-recently-used map for the per-process memos of evaluations and context processors
  * (embeddings of recent texts, judge verdicts, dialogue summaries). A Map iterates in insertion order, so
- * its first key is the least recently used one. Capacity 0 keeps nothing.
+ * its first key is the one written (or moved) longest ago, the first forgotten. Capacity 0 keeps nothing.
  *
- * A read moves its key to the newest end only when the key is in the older half (more than capacity / 2 keys were
- * written after it): moving costs a delete and an insert, and the judge's word memo is read thousands of times a
- * lookup, nearly always for a key written recently. So a key read is kept for at least capacity / 2 more writes,
- * and the order within the newer half is the order of writing.
+ * Nearly least recently used: a read moves its key to the newest end only from the older half (capacity / 2 or more
+ * writes after it), since moving costs a delete and an insert, and the judge's word memo is read thousands of times a
+ * lookup, nearly always for a key written recently. So a key read is kept for at least capacity / 2 more writes;
+ * within the newer half, keys are forgotten in the order they were written.
  */
 export class Lru<K, V> {
   readonly #entries = new Map<K, { value: V; written: number }>();

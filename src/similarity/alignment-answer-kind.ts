@@ -5,6 +5,7 @@
  * answer are different questions. The word lists are part of ALIGNMENT_LISTS (alignment-lists.ts).
  */
 
+import { GUARD_LISTS } from "./guard-text.js";
 import { lemmasOf } from "./lexicon.js";
 
 /**
@@ -144,16 +145,20 @@ export const FINDING_VERBS: readonly string[] = ["know", "find", "see", "tell", 
  */
 export const FOUND_QUESTIONS: readonly string[] = ["who", "whom", "whose", "when", "why", "where", "what", "which", "if", "whether", "how"];
 /**
- * Passives after "how", a method's auxiliary and its subject, that ask for an effect, no method: "How will I be affected
- * by Brexit?" asks what will come of it, as "What will happen to me after Brexit?" does. Only right after "be" or "been"
- * ("How can I avoid being affected?" and "How can I not be affected?" ask for a method; "How long will I be affected?" a
- * duration).
+ * Passives after "how will" or "how would" and a subject that ask for an effect, no method: "How will I be affected by
+ * Brexit?" asks what will come of it, as "What will happen to me after Brexit?" does. Only right after "be" or "been",
+ * with no negation before it ("How can I avoid being affected?", "How will I never be affected?" ask for a method; "How
+ * long will I be affected?" a duration); not after "can", "should", ..., which ask how to bring it about ("How can
+ * people be influenced to vote?").
  */
 export const EFFECT_PASSIVES: readonly string[] = ["affected", "impacted", "influenced"];
+export const EFFECT_AUXILIARIES: readonly string[] = ["will", "would"];
 export const PASSIVE_BE_FORMS: readonly string[] = ["be", "been"];
 /** How many words after "how" such a passive may stand: "How will my small business be affected". */
 const EFFECT_PASSIVE_REACH = 5;
 const BE_FORMS = new Set(PASSIVE_BE_FORMS);
+const EFFECT_AUXILIARY = new Set(EFFECT_AUXILIARIES);
+const NEGATIONS = new Set(GUARD_LISTS.negations);
 const EFFECT_PASSIVE = new Set(EFFECT_PASSIVES);
 const AUXILIARIES_OF_A_METHOD = new Set(METHOD_AUXILIARIES);
 const ASKERS = new Set(METHOD_ASKERS);
@@ -172,11 +177,12 @@ function findsOut(words: readonly string[], k: number): boolean {
   return words[asked] === "how" && words[asked + 1] === "to" ? findsOut(words, asked + 2) : true;
 }
 
-/** Whether "how" at word `i` asks for an effect in a passive: "how will I be affected", "how could my score have been affected". */
+/** Whether "how" at word `i` asks for an effect in a passive: "how will I be affected", "how would my taxes have been affected". */
 function asksEffect(words: readonly string[], i: number): boolean {
-  if (!AUXILIARIES_OF_A_METHOD.has(words[i + 1] ?? "")) return false;
-  for (let k = i + 3; k <= i + EFFECT_PASSIVE_REACH && k < words.length; k++) {
-    if (EFFECT_PASSIVE.has(words[k])) return BE_FORMS.has(words[k - 1]) && words[k - 2] !== "not";
+  if (!EFFECT_AUXILIARY.has(words[i + 1] ?? "")) return false;
+  // The subject first: "how will I be affected", not "how will be affected".
+  for (let k = i + 4; k <= i + EFFECT_PASSIVE_REACH && k < words.length; k++) {
+    if (EFFECT_PASSIVE.has(words[k])) return BE_FORMS.has(words[k - 1]) && !NEGATIONS.has(words[k - 2]);
   }
   return false;
 }

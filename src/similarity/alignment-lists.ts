@@ -6,6 +6,7 @@
 import {
   ALIKE_KINDS,
   DISTANCE_NOUNS,
+  EFFECT_AUXILIARIES,
   EFFECT_PASSIVES,
   FINDING_VERBS,
   FOUND_QUESTIONS,
@@ -635,6 +636,7 @@ export const ALIGNMENT_LISTS = {
     methodAskers: METHOD_ASKERS,
     findingVerbs: FINDING_VERBS,
     foundQuestions: FOUND_QUESTIONS,
+    effectAuxiliaries: EFFECT_AUXILIARIES,
     effectPassives: EFFECT_PASSIVES,
     passiveBeForms: PASSIVE_BE_FORMS,
   },

@@ -176,6 +176,13 @@ const takesInAll = (words: readonly string[]) =>
  */
 export function scopeDiffers(a: ScopeSide, b: ScopeSide, sameWord: (x: string, y: string) => boolean): boolean {
   const differs = (x: ScopeSide, y: ScopeSide) => {
+    const sets = setUniversalsAt(x.words);
+    const nounSets = setUniversalsAt(x.words, NOUN_SET);
+    const wholes = x.words.flatMap((word, i) => (WHOLE.has(word) ? [i] : []));
+    const allOfThem = x.words.some((word) => ALL.has(word));
+    const onlyOnes = onlyOnesAt(x.words);
+    // Every reading below starts from a set, a whole, everyone or "the only" on `x`'s side: most questions have none.
+    if (sets.length + nounSets.length + wholes.length + onlyOnes.length === 0 && !allOfThem) return false;
     if (takesInAll(y.words)) return false;
     // A pick's next word against the next two of a set or a whole: "a tab" / "all open tabs", "one search" /
     // "my entire search history"; not "an egg" / "every day", "one language" / "the whole world".
@@ -184,10 +191,7 @@ export function scopeDiffers(a: ScopeSide, b: ScopeSide, sameWord: (x: string, y
         const nouns = nounsAfter(x, i, 2);
         return pickers.some((j) => nounsAfter(y, j, 1).some((noun) => nouns.some((other) => sameWord(noun, other))));
       });
-    const wholes = x.words.flatMap((word, i) => (WHOLE.has(word) ? [i] : []));
-    const pronoun = x.words.some((word) => ALL.has(word)) && y.words.some((word) => SOME.has(word));
-    const sets = setUniversalsAt(x.words);
-    const nounSets = setUniversalsAt(x.words, NOUN_SET);
+    const pronoun = allOfThem && y.words.some((word) => SOME.has(word));
     // A pick both sides make is no difference between them ("allow only one bag").
     const explicit = picksAt(y.words).filter((j) => !x.words.includes(y.words[j]));
     const nounPicks = picksAt(y.words, NOUN_PICK_ONLY).filter((j) => !x.words.includes(y.words[j]));
@@ -209,7 +213,7 @@ export function scopeDiffers(a: ScopeSide, b: ScopeSide, sameWord: (x: string, y
       });
     // "the only official language" / "an official language"; not "a language other than English", "apart from".
     const asksOther = y.words.some((word) => OTHER_THAN.has(word) && !x.words.includes(word));
-    const onlyOne = !asksOther && onSameNoun(onlyOnesAt(x.words), indefiniteAt(y.words));
+    const onlyOne = !asksOther && onSameNoun(onlyOnes, indefiniteAt(y.words));
     // An explicit pick anywhere against a set ("all tabs" / "one tab", "all birds" / "some birds"); an article only on the set's noun.
     return (
       (sets.length > 0 && explicit.length > 0) ||
@@ -257,7 +261,8 @@ export function partOfWhole(x: PartSide, y: PartSide, sameWord: (x: string, y: s
  * "combine multiple images into a single image" / "combine images into one image").
  */
 export function pickedApart(x: PartSide, y: PartSide, sameWord: (x: string, y: string) => boolean): boolean {
-  if (takesInAll(y.words)) return false;
+  // Both readings start from a whole or several on `x`'s side: most questions have neither.
+  if (!x.words.some((word) => WHOLE.has(word) || MANY_PICK.has(word)) || takesInAll(y.words)) return false;
   const nounAfter = (side: ScopeSide, i: number): string | undefined => nounsAfter(side, i, 1)[0];
   const leftNounAfter = (side: PartSide, i: number) => side.left.includes(nounAfter(side, i) ?? "");
   const wholes = x.words.flatMap((word, i) => (WHOLE.has(word) && !y.words.includes(word) ? [i] : []));

@@ -114,6 +114,7 @@ describe("aligning two questions", () => {
     // A passive of an effect right after "be" asks for what comes of it, no method.
     ["How will I be affected by Brexit?", "Why will I be affected by Brexit?", "answerKind"],
     ["How will my pension be affected if I retire early?", "How can I protect my pension if I retire early?", "answerKind"],
+    ["How would my taxes be affected if I moved to Texas?", "Why would my taxes be affected if I moved to Texas?", "answerKind"],
     ["What was the population of India in 1950?", "What is the population of India?", "yearOneSided"],
     ["Who was the president of France in 2010?", "Who is the president of France?", "yearOneSided"],
     // Initials ending in a capital S are no plural.
@@ -694,6 +695,9 @@ describe("aligning two questions", () => {
     ["How long will I be affected by jet lag?", "How long will jet lag affect me?", "answerKind"],
     ["How can I avoid being affected by the Windows 11 update bug?", "How can I avoid the Windows 11 update bug?", "answerKind"],
     ["How can I not be affected by criticism?", "How do I stop taking criticism personally?", "answerKind"],
+    ["How will I never be affected by criticism?", "How do I stop taking criticism personally?", "answerKind"],
+    ["How can I be influenced less by others?", "How do I stop being influenced by others?", "answerKind"],
+    ["How can people be influenced to vote?", "How can I influence people to vote?", "answerKind"],
     ["How is the affected area treated?", "How do I treat the affected area?", "answerKind"],
     ["Can my old dog catch the flu from humans?", "Can humans catch the flu from my old dog?", "swapped"],
     ["Can humans catch the flu from my old dog?", "Can my old dog catch the flu from humans?", "swapped"],
