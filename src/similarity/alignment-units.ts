@@ -167,12 +167,14 @@ const isNumber = (word: string | undefined) => word !== undefined && /^\d/.test(
 
 /** The unit a word names, singular or plural (-s; -es after ch, sh, s, x, z: "inches", not "tones"; -ies), or undefined. */
 function unitOf(word: string): string | undefined {
-  const singular = [word, word.replace(/s$/, ""), word.replace(/(ch|sh|s|x|z)es$/, "$1"), word.replace(/ies$/, "y")];
-  for (const form of singular) {
-    const unit = UNIT.get(form);
-    if (unit !== undefined) return unit;
-  }
-  return undefined;
+  // Read for every pair of words a lookup compares: no plural to undo unless the word ends in "s".
+  const unit = UNIT.get(word);
+  if (unit !== undefined || !word.endsWith("s")) return unit;
+  return (
+    UNIT.get(word.slice(0, -1)) ??
+    (/(?:ch|sh|s|x|z)es$/.test(word) ? UNIT.get(word.slice(0, -2)) : undefined) ??
+    (word.endsWith("ies") ? UNIT.get(`${word.slice(0, -3)}y`) : undefined)
+  );
 }
 
 /** A record's own entry: a word such as "constructor" is no abbreviation. */

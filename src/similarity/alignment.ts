@@ -69,7 +69,7 @@ import { isPronounOne, partOfWhole, pickedApart, scopeDiffers, type PartSide } f
 import { readsBothWays, routeOf, routesTurned, type RouteStep } from "./alignment-routes.js";
 import { countedUnitsOf, unitNamed, unitsOf } from "./alignment-units.js";
 import { questionFacts, readRemembered, sameNamed, stem, type QuestionFacts } from "./guard-text.js";
-import { lemmasOf, wordRelation } from "./lexicon.js";
+import { areAntonyms, lemmasOf, wordRelation } from "./lexicon.js";
 
 // The lists' digest, exported here as before (lexical-vetoes.ts imports it from this file).
 export { ALIGNMENT_LISTS } from "./alignment-lists.js";
@@ -122,9 +122,18 @@ const REQUEST = new Set(REQUEST_VERBS);
 const ROUTE = new Set(ROUTE_VERBS);
 const ARITHMETIC = new Set(ARITHMETIC_WORDS);
 /** "x y" and "y x" for each pair: looked up in either order. */
-const pairSet = (pairs: ReadonlyArray<readonly [string, string]>) => new Set(pairs.flatMap(([x, y]) => [`${x} ${y}`, `${y} ${x}`]));
-const UNLINKED_OPPOSITE_PAIRS = pairSet(UNLINKED_OPPOSITES);
-const UNLINKED_SYNONYM_PAIRS = pairSet(UNLINKED_SYNONYMS);
+/** Each word's partners in `pairs`, both ways: looked up for every pair of words compared, without building a key. */
+function partners(pairs: ReadonlyArray<readonly [string, string]>): ReadonlyMap<string, ReadonlySet<string>> {
+  const map = new Map<string, Set<string>>();
+  const add = (word: string, partner: string) => map.set(word, (map.get(word) ?? new Set()).add(partner));
+  for (const [x, y] of pairs) {
+    add(x, y);
+    add(y, x);
+  }
+  return map;
+}
+const UNLINKED_OPPOSITE_PAIRS = partners(UNLINKED_OPPOSITES);
+const UNLINKED_SYNONYM_PAIRS = partners(UNLINKED_SYNONYMS);
 
 const UNLINKED_SYNONYM_WORDS = [...new Set(UNLINKED_SYNONYMS.flat())];
 
@@ -138,7 +147,7 @@ const listedForms = (word: string) =>
 /** Two words of the same sense that WordNet does not link ("rebooting" / "restart"), in any form. */
 function unlinkedSynonyms(x: string, y: string): boolean {
   const formsX = listedForms(x);
-  return formsX.length > 0 && listedForms(y).some((v) => formsX.some((u) => UNLINKED_SYNONYM_PAIRS.has(`${u} ${v}`)));
+  return formsX.length > 0 && listedForms(y).some((v) => formsX.some((u) => UNLINKED_SYNONYM_PAIRS.get(u)?.has(v)));
 }
 
 /** Whether a side names a move from one end to another ("convert", "migrating"); see ROUTE_VERBS. */
@@ -810,7 +819,7 @@ function comparedAdjectives(word: string): string[] {
 
 /** Two antonyms, or two opposites WordNet does not link ("greater" / "smaller", "compress" / "extract"), in any form but a participle. */
 const antonymous = (x: string, y: string) =>
-  wordRelation(x, y) === "antonym" || formsOf(x).some((u) => formsOf(y).some((v) => UNLINKED_OPPOSITE_PAIRS.has(`${u} ${v}`)));
+  areAntonyms(x, y) || formsOf(x).some((u) => formsOf(y).some((v) => UNLINKED_OPPOSITE_PAIRS.get(u)?.has(v)));
 
 /** A word and its base forms, unless it is a participle ("compressed" names a state, not the action). */
 const formsOf = (word: string) => (word.endsWith("ed") ? [word] : [word, ...lemmasOf(word)]);
@@ -857,12 +866,12 @@ function oppositeMakings(x: string, y: string, made: MadeFrom): boolean {
   const fromX = made.get(x);
   const fromY = made.get(y);
   if (fromX === undefined && fromY === undefined) return false;
-  return (fromX ?? [x]).some((u) => (fromY ?? [y]).some((v) => wordRelation(u, v) === "antonym"));
+  return (fromX ?? [x]).some((u) => (fromY ?? [y]).some((v) => areAntonyms(u, v)));
 }
 
 /** Two comparatives of opposite adjectives ("longer" / "shorter", "faster" / "slower"), or two antonyms. */
 const opposite = (x: string, y: string) =>
-  antonymous(x, y) || comparedAdjectives(x).some((adjective) => comparedAdjectives(y).some((other) => wordRelation(adjective, other) === "antonym"));
+  antonymous(x, y) || comparedAdjectives(x).some((adjective) => comparedAdjectives(y).some((other) => areAntonyms(adjective, other)));
 
 /** Whether a side's word stands before its last "than". */
 const beforeThan = (s: Side, word: string) => s.words.includes(word) && s.words.indexOf(word) < s.words.lastIndexOf("than");

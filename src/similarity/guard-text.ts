@@ -159,6 +159,7 @@ const NO_ADVERBS_IN_LY = new Set(
 const IRREGULAR: Record<string, string> = { bought: "buy", sold: "sell", lost: "lose", won: "win", shown: "show", cons: "con", pros: "pro" };
 // A Map, not the record: a word such as "constructor" must not read an object's own property.
 const IRREGULAR_STEMS = new Map(Object.entries(IRREGULAR));
+const STEM_SUFFIXES = ["ing", "ed", "es", "s"];
 
 const QUESTION_WORDS = new Set(["what", "why", "how", "when", "who", "where", "which"]);
 
@@ -208,8 +209,10 @@ export function stem(word: string): string {
   const lower = word.toLowerCase();
   const irregular = IRREGULAR_STEMS.get(lower);
   if (irregular !== undefined) return irregular;
-  const bare = lower.length > 5 ? lower.replace(/(ing|ed|es|s)$/, "") : lower.replace(/s$/, "");
-  return bare.length > 3 ? bare.replace(/e$/, "") : bare;
+  // Suffixes by their ends, the longer first where two match ("-es" before "-s"): read for most words of every pair.
+  const suffix = lower.length > 5 ? STEM_SUFFIXES.find((end) => lower.endsWith(end)) : lower.endsWith("s") ? "s" : undefined;
+  const bare = suffix === undefined ? lower : lower.slice(0, -suffix.length);
+  return bare.length > 3 && bare.endsWith("e") ? bare.slice(0, -1) : bare;
 }
 
 const OPPOSITE_STEMS = OPPOSITES.map(([a, b]) => [stem(a), stem(b)] as const);

@@ -195,6 +195,20 @@ export function isKindOf(word: string, kind: string, steps = 2): boolean {
   return shares(wordSenses(kind.toLowerCase()).senses, kindsOf(wordSenses(word.toLowerCase()).senses, steps));
 }
 
+/** What the two words' base forms alone tell: the same, unknown, antonyms, or undefined (the senses must tell). */
+function relationOfLemmas(a: string, b: string): "same" | "unknown" | "antonym" | undefined {
+  if (a.toLowerCase() === b.toLowerCase()) return "same";
+  const lemmasA = wordSenses(a.toLowerCase()).lemmas;
+  const lemmasB = wordSenses(b.toLowerCase()).lemmas;
+  if (lemmasA.length === 0 || lemmasB.length === 0) return "unknown";
+  if (lemmasA.some((lemma) => lemmasB.includes(lemma))) return "same";
+  const { antonyms } = lexicon();
+  return lemmasA.some((x) => lemmasB.some((y) => antonyms.get(x)?.has(y))) ? "antonym" : undefined;
+}
+
+/** Whether wordRelation(a, b) is "antonym", without reading how the two words' senses link. */
+export const areAntonyms = (a: string, b: string): boolean => relationOfLemmas(a, b) === "antonym";
+
 /**
  * How two words relate: the same base form; synonyms (a shared sense); linked (one is a kind of the other, or
  * the same idea as another part of speech: "car"/"vehicle", "delete"/"deletion"); antonyms;
@@ -202,13 +216,10 @@ export function isKindOf(word: string, kind: string, steps = 2): boolean {
  * (a word WordNet lacks, such as most product names).
  */
 export function wordRelation(a: string, b: string): WordRelation {
-  if (a.toLowerCase() === b.toLowerCase()) return "same";
+  const lemmaRelation = relationOfLemmas(a, b);
+  if (lemmaRelation !== undefined) return lemmaRelation;
   const wordA = wordSenses(a.toLowerCase());
   const wordB = wordSenses(b.toLowerCase());
-  if (wordA.lemmas.length === 0 || wordB.lemmas.length === 0) return "unknown";
-  if (wordA.lemmas.some((lemma) => wordB.lemmas.includes(lemma))) return "same";
-  const { antonyms } = lexicon();
-  if (wordA.lemmas.some((x) => wordB.lemmas.some((y) => antonyms.get(x)?.has(y)))) return "antonym";
   if (shares(wordA.senses, wordB.senses)) return "synonym";
   if (shares(wordB.senses, wordA.reach) || shares(wordA.senses, wordB.reach)) return "linked";
   return "unrelated";
