@@ -69,7 +69,7 @@ import { isPronounOne, partOfWhole, pickedApart, scopeDiffers, type PartSide } f
 import { readsBothWays, routeOf, routesTurned, type RouteStep } from "./alignment-routes.js";
 import { countedUnitsOf, unitNamed, unitsOf } from "./alignment-units.js";
 import { questionFacts, readRemembered, sameNamed, stem, type QuestionFacts } from "./guard-text.js";
-import { areAntonyms, lemmasOf, wordRelation } from "./lexicon.js";
+import { areAntonyms, lemmasOf, partners, wordRelation } from "./lexicon.js";
 
 // The lists' digest, exported here as before (lexical-vetoes.ts imports it from this file).
 export { ALIGNMENT_LISTS } from "./alignment-lists.js";
@@ -121,17 +121,6 @@ const PAST = new Set(PAST_WORDS);
 const REQUEST = new Set(REQUEST_VERBS);
 const ROUTE = new Set(ROUTE_VERBS);
 const ARITHMETIC = new Set(ARITHMETIC_WORDS);
-/** "x y" and "y x" for each pair: looked up in either order. */
-/** Each word's partners in `pairs`, both ways: looked up for every pair of words compared, without building a key. */
-function partners(pairs: ReadonlyArray<readonly [string, string]>): ReadonlyMap<string, ReadonlySet<string>> {
-  const map = new Map<string, Set<string>>();
-  const add = (word: string, partner: string) => map.set(word, (map.get(word) ?? new Set()).add(partner));
-  for (const [x, y] of pairs) {
-    add(x, y);
-    add(y, x);
-  }
-  return map;
-}
 const UNLINKED_OPPOSITE_PAIRS = partners(UNLINKED_OPPOSITES);
 const UNLINKED_SYNONYM_PAIRS = partners(UNLINKED_SYNONYMS);
 

@@ -20,11 +20,22 @@ interface Lexicon {
   links: string[];
   /** Those parsed so far. */
   parsedLinks: Array<{ hypernyms: number[]; laterals: number[] } | undefined>;
-  /** Each lemma's antonyms (lemmas), both ways: looked up for every pair of words compared, without building a key. */
-  antonyms: Map<string, Set<string>>;
+  /** Each lemma's antonyms (lemmas), both ways (partners). */
+  antonyms: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 let loaded: Lexicon | undefined;
+
+/** Each word's partners in `pairs`, both ways: looked up for every pair of words compared, without building a key. */
+export function partners(pairs: ReadonlyArray<readonly [string, string]>): ReadonlyMap<string, ReadonlySet<string>> {
+  const map = new Map<string, Set<string>>();
+  const add = (word: string, partner: string) => map.set(word, (map.get(word) ?? new Set()).add(partner));
+  for (const [x, y] of pairs) {
+    add(x, y);
+    add(y, x);
+  }
+  return map;
+}
 
 function parseLexicon(text: string): Lexicon {
   const lines = text.split("\n");
@@ -43,15 +54,10 @@ function parseLexicon(text: string): Lexicon {
     const space = line.indexOf(" ");
     senses.set(line.slice(0, space), line.slice(space + 1));
   }
-  const antonyms = new Map<string, Set<string>>();
-  const add = (lemma: string, antonym: string) => antonyms.set(lemma, (antonyms.get(lemma) ?? new Set()).add(antonym));
   // One pair a line: "a b", sorted.
-  for (let i = count("antonyms"); i > 0; i--) {
-    const [x, y] = lines[at++].split(" ");
-    add(x, y);
-    add(y, x);
-  }
-  return { senses, links, parsedLinks: new Array<{ hypernyms: number[]; laterals: number[] } | undefined>(synsets), antonyms };
+  const antonymPairs = count("antonyms");
+  const pairs = lines.slice(at, (at += antonymPairs)).map((line) => line.split(" ") as [string, string]);
+  return { senses, links, parsedLinks: new Array<{ hypernyms: number[]; laterals: number[] } | undefined>(synsets), antonyms: partners(pairs) };
 }
 
 function lexicon(): Lexicon {
