@@ -54,6 +54,16 @@ export const PRONOUNS_AFTER_ALL: readonly string[] = ["that", "it", "you", "i", 
 /** After "every" or "all", times that make it how often ("every day" is "a day", "all night"). */
 export const TIMES: readonly string[] = ["day", "night", "morning", "evening", "week", "month", "year", "time", "hour", "minute"];
 
+/**
+ * After a thing, words that name no part of it: all it holds ("read an entire file" / "read file contents"), the state
+ * it is left in ("wipe my laptop clean"), how or when ("download a website offline", "changed my life forever").
+ */
+export const NOT_PARTS: readonly string[] = [
+  ...["content", "contents", "text", "data"],
+  ...["clean", "dry", "empty", "blank", "open", "shut", "closed", "free", "flat", "smooth", "straight", "fresh", "safe", "warm", "cold", "hot"],
+  ...["online", "offline", "forever", "together", "instead", "anymore", "today", "tonight", "overnight", "again", "now"],
+];
+
 /** Words between a part and the thing it is part of ("a folder on my hard drive", "the ceiling of the room"). */
 export const PART_LINKS: readonly string[] = ["of", "on", "in", "inside", "from"];
 
@@ -75,6 +85,7 @@ export const SCOPE_LISTS = {
   beforePronounOne: BEFORE_PRONOUN_ONE,
   pronounsAfterAll: PRONOUNS_AFTER_ALL,
   times: TIMES,
+  notParts: NOT_PARTS,
   partLinks: PART_LINKS,
   strongPicks: STRONG_PICKS,
   manyPicks: MANY_PICKS,
@@ -96,6 +107,7 @@ const SKIPPED = new Set(BEFORE_NOUN);
 const PRONOUN_ONE = new Set(BEFORE_PRONOUN_ONE);
 const PRONOUN_AFTER_ALL = new Set(PRONOUNS_AFTER_ALL);
 const TIME = new Set(TIMES);
+const NOT_PART = new Set(NOT_PARTS);
 const PART_LINK = new Set(PART_LINKS);
 const STRONG_PICK = new Set(STRONG_PICKS);
 const MANY_PICK = new Set(MANY_PICKS);
@@ -236,10 +248,12 @@ export interface PartSide extends ScopeSide {
 
 /**
  * Whether `x` takes in the whole of a thing and `y` only a part of it: `x` leaves nothing but its "whole" or "entire"
- * unmatched, and `y`, taking in nothing whole, leaves one word besides a pick, owned by the thing ("paint an entire room"
- * / "paint a room's ceiling") or standing up to four words before it with a PART_LINKS word between ("back up my entire
- * hard drive" / "back up a single folder on my hard drive"). A rewording that drops the "whole" adds no part ("delete my
- * whole account" / "permanently delete my account").
+ * unmatched, and `y`, taking in nothing whole, leaves one word besides a pick, right after the thing, owned by it or
+ * naming a part of it ("paint an entire room" / "paint a room's ceiling", "repaint a whole car" / "repaint a car door",
+ * "boil a whole lobster" / "boil lobster tails"), or
+ * standing up to four words before it with a PART_LINKS word between ("back up my entire hard drive" / "back up a single
+ * folder on my hard drive"). A rewording that drops the "whole" adds no part ("delete my whole account" / "permanently
+ * delete my account").
  */
 export function partOfWhole(x: PartSide, y: PartSide, sameWord: (x: string, y: string) => boolean): boolean {
   // One part, picked or not ("a single folder"); two words are as often the whole in parts ("the floor and walls").
@@ -249,8 +263,11 @@ export function partOfWhole(x: PartSide, y: PartSide, sameWord: (x: string, y: s
   const at = noun === undefined ? -1 : y.words.findIndex((word) => sameWord(word, noun));
   if (at < 0) return false;
   const p = y.words.indexOf(parts[0]);
-  return (p === at + 1 && y.contracted.has(at)) || (p < at && at - p <= 4 && y.words.slice(p + 1, at).some((word) => PART_LINK.has(word)));
+  return (p === at + 1 && (y.contracted.has(at) || namesPart(parts[0]))) || (p < at && at - p <= 4 && y.words.slice(p + 1, at).some((word) => PART_LINK.has(word)));
 }
+
+/** Whether a word right after a thing names a part of it ("car door", "lobster tails"): no adverb in -ly ("my account permanently"), nor NOT_PARTS. */
+const namesPart = (word: string) => !word.endsWith("ly") && !NOT_PART.has(word);
 
 /**
  * Whether `x` takes a whole or several where `y` picks one, neither side having the other's word: a whole against a

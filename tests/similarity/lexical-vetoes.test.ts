@@ -190,6 +190,9 @@ describe("aligning two questions", () => {
     ["Is Spanish the only official language in Spain?", "Is Spanish an official language in Spain?", "scope"],
     ["How do I paint a room's ceiling?", "How do I paint an entire room?", "scope"],
     ["How do I back up my entire hard drive?", "How do I back up a single folder on my hard drive?", "scope"],
+    // A part named right after its thing.
+    ["Should I replace my whole roof?", "Should I replace my roof shingles?", "scope"],
+    ["How long does it take to roast a whole chicken?", "How long does it take to roast chicken breasts?", "scope"],
     // A single one of a thing against the whole of another; several of a noun against one.
     ["How do I mute a single thread in Slack?", "How do I mute an entire channel in Slack?", "scope"],
     ["How do I select a row in Excel?", "How do I select multiple rows in Excel?", "scope"],
@@ -596,6 +599,9 @@ describe("aligning two questions", () => {
     // one of on the same side, or "more than one"; "multiple choice" names a kind; a name's other name.
     ["How long does it take to clean a whole house?", "How long does it take to clean a house thoroughly?"],
     ["How do I wipe my entire laptop?", "How do I wipe my laptop clean?"],
+    ["How do I read an entire file into a string in Python?", "How do I read file contents into a string in Python?"],
+    ["How do I download an entire website?", "How do I download a website offline?"],
+    ["How do I delete my whole Facebook account?", "How do I delete my Facebook account permanently?"],
     ["Is it possible to read an entire novel in one day?", "Is it possible to read a novel in a single day?"],
     ["How do I mute multiple channels in Slack?", "How can I mute multiple Slack channels?"],
     ["Can I have multiple Gmail accounts?", "Can I have more than one Gmail account?"],
