@@ -58,6 +58,7 @@ export const KIND_NOUNS: Readonly<Record<string, AnswerKind>> = Object.fromEntri
 export const OF_KIND_NOUNS: Readonly<Record<string, AnswerKind>> = Object.fromEntries([
   ...["cause", "causes", "reason", "reasons"].map((noun) => [noun, "reason"]),
   ...["effect", "effects", "consequence", "consequences", "impact", "impacts", "outcome", "outcomes"].map((noun) => [noun, "effect"]),
+  ...["speed", "population", "price", "cost", "value", "weight", "height", "size", "temperature", "salary", "mass", "density"].map((noun) => [noun, "amount"]),
 ]);
 
 /**
@@ -241,7 +242,7 @@ function ofKind(words: readonly string[], i: number): AnswerKind {
   for (let k = i + 1; k <= i + OF_KIND_REACH && k < words.length; k++) {
     const kind = OF_NOUNS.get(words[k]);
     const next = words[k + 1];
-    if (kind !== undefined && (next === "of" || next === "and" || (kind === "reason" && next === "for"))) asked.add(kind);
+    if (kind !== undefined && (next === "of" || (next === "and" && kind !== "amount") || (kind === "reason" && next === "for"))) asked.add(kind);
   }
   return asked.size === 1 ? [...asked][0] : "";
 }

@@ -55,14 +55,25 @@ export const PRONOUNS_AFTER_ALL: readonly string[] = ["that", "it", "you", "i", 
 export const TIMES: readonly string[] = ["day", "night", "morning", "evening", "week", "month", "year", "time", "hour", "minute"];
 
 /**
- * After a thing, words that name no part of it: all it holds ("read an entire file" / "read file contents"), the state
- * it is left in ("wipe my laptop clean"), how or when ("download a website offline", "changed my life forever").
+ * After a thing, words that name no part of it: all it holds ("read an entire file" / "read file contents"), its
+ * members ("my whole family" / "my family members"), the same thing again ("zip an entire project" / "zip a project
+ * folder", "pay off my entire car" / "pay off my car loan"), the state it is left in ("wipe my laptop clean"), how
+ * far, how or when ("system wide", "a website offline", "my life forever", "a house yourself").
  */
 export const NOT_PARTS: readonly string[] = [
   ...["content", "contents", "text", "data"],
-  ...["clean", "dry", "empty", "blank", "open", "shut", "closed", "free", "flat", "smooth", "straight", "fresh", "safe", "warm", "cold", "hot"],
-  ...["online", "offline", "forever", "together", "instead", "anymore", "today", "tonight", "overnight", "again", "now"],
+  ...["members", "users", "participants", "students", "employees", "staff", "people"],
+  ...["account", "folder", "directory", "files", "system", "os", "suite", "money", "loan", "income", "amount", "balance", "savings"],
+  ...["clean", "dry", "empty", "blank", "open", "shut", "closed", "free", "smooth", "straight"],
+  ...["wide", "nationwide", "worldwide", "outright", "overall", "total", "online", "offline", "forever", "together", "instead", "anymore"],
+  ...["today", "tonight", "tomorrow", "yesterday", "nowadays", "overnight", "again", "now", "myself", "yourself", "itself", "themselves"],
 ];
+
+/**
+ * Words that may follow a part right after its thing, where its phrase ends ("a car door in winter"); any other word
+ * goes on with the sentence, the thing as its subject ("my whole body aches" / "my body keeps aching").
+ */
+export const AFTER_PART: readonly string[] = ["in", "on", "at", "for", "with", "from", "of", "by", "when", "if", "after", "before", "without", "during", "while", "using", "like"];
 
 /** Words between a part and the thing it is part of ("a folder on my hard drive", "the ceiling of the room"). */
 export const PART_LINKS: readonly string[] = ["of", "on", "in", "inside", "from"];
@@ -86,6 +97,7 @@ export const SCOPE_LISTS = {
   pronounsAfterAll: PRONOUNS_AFTER_ALL,
   times: TIMES,
   notParts: NOT_PARTS,
+  afterPart: AFTER_PART,
   partLinks: PART_LINKS,
   strongPicks: STRONG_PICKS,
   manyPicks: MANY_PICKS,
@@ -108,6 +120,7 @@ const PRONOUN_ONE = new Set(BEFORE_PRONOUN_ONE);
 const PRONOUN_AFTER_ALL = new Set(PRONOUNS_AFTER_ALL);
 const TIME = new Set(TIMES);
 const NOT_PART = new Set(NOT_PARTS);
+const PART_END = new Set(AFTER_PART);
 const PART_LINK = new Set(PART_LINKS);
 const STRONG_PICK = new Set(STRONG_PICKS);
 const MANY_PICK = new Set(MANY_PICKS);
@@ -240,20 +253,20 @@ export function scopeDiffers(a: ScopeSide, b: ScopeSide, sameWord: (x: string, y
   return differs(a, b) || differs(b, a);
 }
 
-/** A side as the part-of-whole reading needs it: also the content words the alignment left unmatched, and which words own ("room's"). */
+/** A side as the part-of-whole reading needs it: also the content words the alignment left unmatched, which words own ("room's"), and its names. */
 export interface PartSide extends ScopeSide {
   left: readonly string[];
   contracted: ReadonlySet<number>;
+  entities: ReadonlySet<string>;
 }
 
 /**
  * Whether `x` takes in the whole of a thing and `y` only a part of it: `x` leaves nothing but its "whole" or "entire"
- * unmatched, and `y`, taking in nothing whole, leaves one word besides a pick, right after the thing, owned by it or
- * naming a part of it ("paint an entire room" / "paint a room's ceiling", "repaint a whole car" / "repaint a car door",
- * "boil a whole lobster" / "boil lobster tails"), or
- * standing up to four words before it with a PART_LINKS word between ("back up my entire hard drive" / "back up a single
- * folder on my hard drive"). A rewording that drops the "whole" adds no part ("delete my whole account" / "permanently
- * delete my account").
+ * unmatched, and `y`, taking in nothing whole, leaves one word besides a pick, right after the thing naming a part of
+ * it (namesPart: "paint an entire room" / "paint a room's ceiling", "repaint a whole car" / "repaint a car door", "boil
+ * a whole lobster" / "boil lobster tails"), or standing up to four words before it with a PART_LINKS word between
+ * ("back up my entire hard drive" / "back up a single folder on my hard drive"). A rewording that drops the "whole"
+ * adds no part ("delete my whole account" / "permanently delete my account").
  */
 export function partOfWhole(x: PartSide, y: PartSide, sameWord: (x: string, y: string) => boolean): boolean {
   // One part, picked or not ("a single folder"); two words are as often the whole in parts ("the floor and walls").
@@ -263,11 +276,19 @@ export function partOfWhole(x: PartSide, y: PartSide, sameWord: (x: string, y: s
   const at = noun === undefined ? -1 : y.words.findIndex((word) => sameWord(word, noun));
   if (at < 0) return false;
   const p = y.words.indexOf(parts[0]);
-  return (p === at + 1 && (y.contracted.has(at) || namesPart(parts[0]))) || (p < at && at - p <= 4 && y.words.slice(p + 1, at).some((word) => PART_LINK.has(word)));
+  return (p === at + 1 && namesPart(y, p)) || (p < at && at - p <= 4 && y.words.slice(p + 1, at).some((word) => PART_LINK.has(word)));
 }
 
-/** Whether a word right after a thing names a part of it ("car door", "lobster tails"): no adverb in -ly ("my account permanently"), nor NOT_PARTS. */
-const namesPart = (word: string) => !word.endsWith("ly") && !NOT_PART.has(word);
+/**
+ * Whether word `p` of a side, right after a thing, names a part of it: owned by it ("a room's ceiling") or ending the
+ * phrase ("a car door", "lobster tails in butter"); no adverb in -ly ("my account permanently"), name or number ("a
+ * house in the UK" / "a house UK"), nor NOT_PARTS.
+ */
+function namesPart(side: PartSide, p: number): boolean {
+  const word = side.words[p];
+  if (word.endsWith("ly") || NOT_PART.has(word) || side.entities.has(word) || /\d/.test(word)) return false;
+  return side.contracted.has(p - 1) || p === side.words.length - 1 || PART_END.has(side.words[p + 1]);
+}
 
 /**
  * Whether `x` takes a whole or several where `y` picks one, neither side having the other's word: a whole against a

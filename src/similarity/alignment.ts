@@ -951,7 +951,7 @@ const diminishes = (s: Side, other: Side) =>
   }) && !s.words.some((word) => word === "more" || word === "most");
 
 /** A side as the scope reads it (alignment-scope.ts). */
-const scopeSide = (s: Side, left: readonly string[]): PartSide => ({ words: s.words, content: s.facts.content, left, contracted: s.facts.contracted });
+const scopeSide = (s: Side, left: readonly string[]): PartSide => ({ words: s.words, content: s.facts.content, left, contracted: s.facts.contracted, entities: s.facts.entities });
 
 /** A set against a pick of it, or a whole against a part, either way round (alignment-scope.ts). */
 const scopeOrPartDiffers = (a: PartSide, b: PartSide) =>

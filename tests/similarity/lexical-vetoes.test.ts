@@ -102,6 +102,9 @@ describe("aligning two questions", () => {
     ["How can I learn how to swim?", "Why should I learn how to swim?", "answerKind"],
     ["How do I vote in the election?", "Who do I vote for in the election?", "answerKind"],
     ["Who do I contact for an Amazon refund?", "How can I contact Amazon for a refund?", "answerKind"],
+    // A measure before "of" after "what" asks an amount: no person, no reason.
+    ["What is the value of a 1943 steel penny?", "Who decides the value of a 1943 steel penny?", "answerKind"],
+    ["What is the price of gold today?", "Why is the price of gold going up today?", "answerKind"],
     // "What happens if" asks what comes of it: neither an amount nor a reason.
     ["How much water should I drink a day?", "What happens if I drink too much water in a day?", "answerKind"],
     ["Why do I get headaches when I skip coffee?", "What will happen if I skip coffee?", "answerKind"],
@@ -192,7 +195,7 @@ describe("aligning two questions", () => {
     ["How do I back up my entire hard drive?", "How do I back up a single folder on my hard drive?", "scope"],
     // A part named right after its thing.
     ["Should I replace my whole roof?", "Should I replace my roof shingles?", "scope"],
-    ["How long does it take to roast a whole chicken?", "How long does it take to roast chicken breasts?", "scope"],
+    ["How much does it cost to reupholster a whole sofa?", "How much does it cost to reupholster a sofa cushion?", "scope"],
     // A single one of a thing against the whole of another; several of a noun against one.
     ["How do I mute a single thread in Slack?", "How do I mute an entire channel in Slack?", "scope"],
     ["How do I select a row in Excel?", "How do I select multiple rows in Excel?", "scope"],
@@ -602,6 +605,12 @@ describe("aligning two questions", () => {
     ["How do I read an entire file into a string in Python?", "How do I read file contents into a string in Python?"],
     ["How do I download an entire website?", "How do I download a website offline?"],
     ["How do I delete my whole Facebook account?", "How do I delete my Facebook account permanently?"],
+    // Nor a word that goes on with the sentence, the thing its subject; its members; the same thing again; a name.
+    ["Why does my whole body ache?", "Why does my body keep aching?"],
+    ["How do I share Spotify with my whole family?", "How do I share Spotify with my family members?"],
+    ["How do I zip an entire project?", "How do I zip a project folder?"],
+    ["How do I read an entire file in Python?", "How do I read a file's contents in Python?"],
+    ["How much does it cost to rewire a whole house?", "How much does it cost to rewire a house UK?"],
     ["Is it possible to read an entire novel in one day?", "Is it possible to read a novel in a single day?"],
     ["How do I mute multiple channels in Slack?", "How can I mute multiple Slack channels?"],
     ["Can I have multiple Gmail accounts?", "Can I have more than one Gmail account?"],
@@ -684,6 +693,10 @@ describe("aligning two questions", () => {
     ["What goes well with salmon?", "What does salmon go well with?", "argumentSwap"],
     ["Which countries does Spain share a border with?", "Which countries share a border with Spain?", "argumentSwap"],
     ["What are the causes and effects of global warming?", "What are the effects and causes of global warming?", "answerKind"],
+    // A measure asks an amount as "how much" and "how many" do; before "and" it is no measure asked ("the difference between mass and weight").
+    ["What is the population of Japan?", "How many people live in Japan?", "answerKind"],
+    ["What is the price of a Tesla Model 3?", "How much does a Tesla Model 3 cost?", "answerKind"],
+    ["What is the difference between mass and weight?", "Why are mass and weight different?", "answerKind"],
     // The size of an effect is its effect; a short clause's subject is read on both sides alike.
     ["How much impact does caffeine have on sleep?", "What is the impact of caffeine on sleep?", "answerKind"],
     ["What happens if I stop taking vitamin D?", "What are the effects of stopping vitamin D?", "answerKind"],
