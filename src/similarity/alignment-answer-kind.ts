@@ -52,14 +52,30 @@ export const KIND_NOUNS: Readonly<Record<string, AnswerKind>> = Object.fromEntri
 ]);
 
 /**
+ * Measures: before "of" after "what is" they ask an amount ("What is the speed of light?" / "Who first measured the speed
+ * of light?"). Not "value", as often a worth as an amount ("What is the value of education?"), nor "length", which "How
+ * long can it be?" asks as a duration.
+ */
+export const MEASURES: readonly string[] = ["speed", "population", "price", "cost", "weight", "height", "size", "temperature", "salary", "mass", "density"];
+
+/**
  * Nouns that name the kind when "of" follows, a few words after "what" ("What are the main causes of stress?" asks
  * why; "What are the effects of stress?" what stress brings about); a reason's nouns with "for" too ("the reasons for").
  */
 export const OF_KIND_NOUNS: Readonly<Record<string, AnswerKind>> = Object.fromEntries([
   ...["cause", "causes", "reason", "reasons"].map((noun) => [noun, "reason"]),
   ...["effect", "effects", "consequence", "consequences", "impact", "impacts", "outcome", "outcomes"].map((noun) => [noun, "effect"]),
-  ...["speed", "population", "price", "cost", "value", "weight", "height", "size", "temperature", "salary", "mass", "density"].map((noun) => [noun, "amount"]),
+  ...MEASURES.map((noun) => [noun, "amount"]),
 ]);
+
+/**
+ * After "what", the verbs that let a measure before "of" name what is asked ("What is the price of gold?", "What will
+ * the population of India be?"); after another verb "what" is its subject and asks for a thing ("What determines
+ * the price of oil?" asks why), and "what's" is "what is".
+ */
+export const MEASURE_ASKERS: readonly string[] = ["is", "are", "was", "were", "will", "would", "should", "could", "can", "may", "might", "be"];
+/** Between "what" and a measure, words that put it inside another noun's phrase ("the significance of the speed of light"). */
+export const MEASURE_HOLDERS: readonly string[] = ["of", "for", "between", "with", "about"];
 
 /**
  * Verbs after "what" that ask what will come of something, an outcome ("What happens if I drink too much water?"), after
@@ -112,6 +128,8 @@ export const ALIKE_KINDS: ReadonlyArray<readonly [AnswerKind, AnswerKind]> = [
 const HOW = new Map(Object.entries(HOW_KINDS));
 const NOUNS = new Map(Object.entries(KIND_NOUNS));
 const OF_NOUNS = new Map(Object.entries(OF_KIND_NOUNS));
+const MEASURE_ASKER = new Set(MEASURE_ASKERS);
+const MEASURE_HOLDER = new Set(MEASURE_HOLDERS);
 const BREAKERS = new Map(Object.entries(KIND_BREAKERS).map(([word, breakers]) => [word, new Set(breakers)]));
 const DISTANCES = new Set(DISTANCE_NOUNS);
 const TIMES = new Set(TIME_NOUNS);
@@ -234,15 +252,28 @@ function happens(words: readonly string[], i: number): boolean {
 }
 
 /**
- * The kind a noun before "of" (or a reason's before "for") names, up to OF_KIND_REACH words after "what" at word `i`
- * ("the effects of"), or "": none, or both kinds asked ("the causes and effects of", a noun before "and" counting).
+ * Whether a measure at word `k` names what "what" at word `i` asks: "what is" (or "what's", `contracted`, or "what will
+ * ... be") before it, nothing between that puts it in another noun's phrase, and no other kind's noun ("What are the
+ * effects of the size of a class?" asks an effect).
  */
-function ofKind(words: readonly string[], i: number): AnswerKind {
+function measureAsked(words: readonly string[], i: number, k: number, contracted: boolean): boolean {
+  if (words[i] !== "what" || !(contracted || MEASURE_ASKER.has(words[i + 1] ?? ""))) return false;
+  return words.slice(i + 1, k).every((word) => !MEASURE_HOLDER.has(word) && (OF_NOUNS.get(word) ?? "amount") === "amount");
+}
+
+/**
+ * The kind a noun before "of" (or a reason's before "for") names, up to OF_KIND_REACH words after "what" at word `i`
+ * ("the effects of"), or "": none, or both kinds asked ("the causes and effects of", a noun before "and" counting; a
+ * measure only before "of", where it names what is asked: measureAsked).
+ */
+function ofKind(words: readonly string[], i: number, contracted: boolean): AnswerKind {
   const asked = new Set<AnswerKind>();
   for (let k = i + 1; k <= i + OF_KIND_REACH && k < words.length; k++) {
     const kind = OF_NOUNS.get(words[k]);
+    if (kind === undefined) continue;
     const next = words[k + 1];
-    if (kind !== undefined && (next === "of" || (next === "and" && kind !== "amount") || (kind === "reason" && next === "for"))) asked.add(kind);
+    const names = kind === "amount" ? next === "of" && measureAsked(words, i, k, contracted) : next === "of" || next === "and" || (kind === "reason" && next === "for");
+    if (names) asked.add(kind);
   }
   return asked.size === 1 ? [...asked][0] : "";
 }
@@ -265,7 +296,7 @@ function phraseAt(words: readonly string[], i: number, contracted: boolean): Que
       return { kind: "reason", word: -1 };
     case "what":
     case "which":
-      return { kind: NOUNS.get(next) ?? (happens(words, i) ? "outcome" : ofKind(words, i)), word: -1 };
+      return { kind: NOUNS.get(next) ?? (happens(words, i) ? "outcome" : ofKind(words, i, contracted)), word: -1 };
     case "how":
       return howPhrase(words, i);
     default:

@@ -12,6 +12,8 @@
 export const SET_UNIVERSALS: readonly string[] = ["all", "every"];
 /** Sets counted only against a pick of their own noun ("both ankles" / "one ankle"; not "both of us" / "one account"). */
 export const NOUN_SETS: readonly string[] = ["both"];
+/** Words before "set of" that take in every member of it ("a full set of dental implants" / "a single dental implant"). */
+export const FULL_SET_WORDS: readonly string[] = ["full", "complete"];
 /** Pronouns that take in everyone or everything, against SOME_PRONOUNS. */
 export const ALL_PRONOUNS: readonly string[] = ["everyone", "everybody", "everything"];
 export const SOME_PRONOUNS: readonly string[] = ["someone", "somebody", "something"];
@@ -73,7 +75,7 @@ export const NOT_PARTS: readonly string[] = [
  * Words that may follow a part right after its thing, where its phrase ends ("a car door in winter"); any other word
  * goes on with the sentence, the thing as its subject ("my whole body aches" / "my body keeps aching").
  */
-export const AFTER_PART: readonly string[] = ["in", "on", "at", "for", "with", "from", "of", "by", "when", "if", "after", "before", "without", "during", "while", "using", "like"];
+export const AFTER_PART: readonly string[] = ["in", "on", "at", "for", "with", "from", "of", "by", "when", "if", "after", "before", "without", "during", "while", "using", "like", "too", "also", "or"];
 
 /** Words between a part and the thing it is part of ("a folder on my hard drive", "the ceiling of the room"). */
 export const PART_LINKS: readonly string[] = ["of", "on", "in", "inside", "from"];
@@ -81,6 +83,7 @@ export const PART_LINKS: readonly string[] = ["of", "on", "in", "inside", "from"
 /** Every list above, for the digest that versions them with the vetoes chosen. */
 export const SCOPE_LISTS = {
   setUniversals: SET_UNIVERSALS,
+  fullSets: FULL_SET_WORDS,
   nounSets: NOUN_SETS,
   nounPicksOnly: NOUN_PICKS_ONLY,
   otherThan: OTHER_THAN_WORDS,
@@ -105,6 +108,7 @@ export const SCOPE_LISTS = {
 
 const SET = new Set(SET_UNIVERSALS);
 const NOUN_SET = new Set(NOUN_SETS);
+const FULL_SET = new Set(FULL_SET_WORDS);
 const NOUN_PICK_ONLY = new Set(NOUN_PICKS_ONLY);
 const OTHER_THAN = new Set(OTHER_THAN_WORDS);
 const ALL = new Set(ALL_PRONOUNS);
@@ -154,6 +158,9 @@ function setUniversalsAt(words: readonly string[], set: ReadonlySet<string> = SE
   return words.flatMap((word, i) => (quantifies(word, i) ? [i] : []));
 }
 
+/** Where a full set stands ("a full set of dental implants": "set"); it bears on the noun after "of" as "all" would. */
+const fullSetsAt = (words: readonly string[]) => words.flatMap((word, i) => (word === "set" && FULL_SET.has(words[i - 1]) && words[i + 1] === "of" ? [i] : []));
+
 /** Whether the word at `i` is the pronoun "one" ("how does one", "no one", "which one"). */
 export const isPronounOne = (words: readonly string[], i: number) => words[i] === "one" && PRONOUN_ONE.has(words[i - 1]);
 
@@ -188,7 +195,8 @@ const onlyOnesAt = (words: readonly string[]) => words.flatMap((word, i) => (wor
 const indefiniteAt = (words: readonly string[]) => words.flatMap((word, i) => (ARTICLE.has(word) ? [i] : []));
 
 const takesInAll = (words: readonly string[]) =>
-  setUniversalsAt(words).length > 0 || setUniversalsAt(words, NOUN_SET).length > 0 || words.some((word) => ALL.has(word) || WHOLE.has(word));
+  setUniversalsAt(words).length > 0 ||
+  fullSetsAt(words).length > 0 || setUniversalsAt(words, NOUN_SET).length > 0 || words.some((word) => ALL.has(word) || WHOLE.has(word));
 
 /**
  * Whether one side takes in all of what the other picks one of, given the sides' lower-cased words and how the
@@ -201,7 +209,7 @@ const takesInAll = (words: readonly string[]) =>
  */
 export function scopeDiffers(a: ScopeSide, b: ScopeSide, sameWord: (x: string, y: string) => boolean): boolean {
   const differs = (x: ScopeSide, y: ScopeSide) => {
-    const sets = setUniversalsAt(x.words);
+    const sets = [...setUniversalsAt(x.words), ...fullSetsAt(x.words)];
     const nounSets = setUniversalsAt(x.words, NOUN_SET);
     const wholes = x.words.flatMap((word, i) => (WHOLE.has(word) ? [i] : []));
     const allOfThem = x.words.some((word) => ALL.has(word));

@@ -103,7 +103,7 @@ describe("aligning two questions", () => {
     ["How do I vote in the election?", "Who do I vote for in the election?", "answerKind"],
     ["Who do I contact for an Amazon refund?", "How can I contact Amazon for a refund?", "answerKind"],
     // A measure before "of" after "what" asks an amount: no person, no reason.
-    ["What is the value of a 1943 steel penny?", "Who decides the value of a 1943 steel penny?", "answerKind"],
+    ["What is the height of the Burj Khalifa?", "When was the Burj Khalifa built?", "answerKind"],
     ["What is the price of gold today?", "Why is the price of gold going up today?", "answerKind"],
     // "What happens if" asks what comes of it: neither an amount nor a reason.
     ["How much water should I drink a day?", "What happens if I drink too much water in a day?", "answerKind"],
@@ -193,6 +193,8 @@ describe("aligning two questions", () => {
     ["Is Spanish the only official language in Spain?", "Is Spanish an official language in Spain?", "scope"],
     ["How do I paint a room's ceiling?", "How do I paint an entire room?", "scope"],
     ["How do I back up my entire hard drive?", "How do I back up a single folder on my hard drive?", "scope"],
+    // A full set takes in all of what a single one picks.
+    ["How much does a complete set of golf clubs cost?", "How much does a single golf club cost?", "scope"],
     // A part named right after its thing.
     ["Should I replace my whole roof?", "Should I replace my roof shingles?", "scope"],
     ["How much does it cost to reupholster a whole sofa?", "How much does it cost to reupholster a sofa cushion?", "scope"],
@@ -609,6 +611,7 @@ describe("aligning two questions", () => {
     ["Why does my whole body ache?", "Why does my body keep aching?"],
     ["How do I share Spotify with my whole family?", "How do I share Spotify with my family members?"],
     ["How do I zip an entire project?", "How do I zip a project folder?"],
+    ["How much does a full set of dentures cost?", "What do complete dentures cost?"],
     ["How do I read an entire file in Python?", "How do I read a file's contents in Python?"],
     ["How much does it cost to rewire a whole house?", "How much does it cost to rewire a house UK?"],
     ["Is it possible to read an entire novel in one day?", "Is it possible to read a novel in a single day?"],
@@ -697,6 +700,10 @@ describe("aligning two questions", () => {
     ["What is the population of Japan?", "How many people live in Japan?", "answerKind"],
     ["What is the price of a Tesla Model 3?", "How much does a Tesla Model 3 cost?", "answerKind"],
     ["What is the difference between mass and weight?", "Why are mass and weight different?", "answerKind"],
+    // Only where "what is" asks it: not after another verb, inside another noun's phrase, or "value", as often a worth.
+    ["What determines the price of oil?", "Why does the price of oil change?", "answerKind"],
+    ["What is the significance of the speed of light?", "Why is the speed of light important?", "answerKind"],
+    ["What is the value of education?", "Why is education important?", "answerKind"],
     // The size of an effect is its effect; a short clause's subject is read on both sides alike.
     ["How much impact does caffeine have on sleep?", "What is the impact of caffeine on sleep?", "answerKind"],
     ["What happens if I stop taking vitamin D?", "What are the effects of stopping vitamin D?", "answerKind"],
