@@ -196,7 +196,9 @@ const indefiniteAt = (words: readonly string[]) => words.flatMap((word, i) => (A
 
 const takesInAll = (words: readonly string[]) =>
   setUniversalsAt(words).length > 0 ||
-  fullSetsAt(words).length > 0 || setUniversalsAt(words, NOUN_SET).length > 0 || words.some((word) => ALL.has(word) || WHOLE.has(word));
+  fullSetsAt(words).length > 0 ||
+  setUniversalsAt(words, NOUN_SET).length > 0 ||
+  words.some((word) => ALL.has(word) || WHOLE.has(word));
 
 /**
  * Whether one side takes in all of what the other picks one of, given the sides' lower-cased words and how the
@@ -289,8 +291,8 @@ export function partOfWhole(x: PartSide, y: PartSide, sameWord: (x: string, y: s
 
 /**
  * Whether word `p` of a side, right after a thing, names a part of it: owned by it ("a room's ceiling") or ending the
- * phrase ("a car door", "lobster tails in butter"); no adverb in -ly ("my account permanently"), name or number ("a
- * house in the UK" / "a house UK"), nor NOT_PARTS.
+ * phrase ("a car door", "lobster tails in butter"); no adverb in -ly ("my account permanently"), name ("rewire a house
+ * UK") or number, nor NOT_PARTS.
  */
 function namesPart(side: PartSide, p: number): boolean {
   const word = side.words[p];

@@ -102,7 +102,7 @@ describe("aligning two questions", () => {
     ["How can I learn how to swim?", "Why should I learn how to swim?", "answerKind"],
     ["How do I vote in the election?", "Who do I vote for in the election?", "answerKind"],
     ["Who do I contact for an Amazon refund?", "How can I contact Amazon for a refund?", "answerKind"],
-    // A measure before "of" after "what" asks an amount: no person, no reason.
+    // A measure before "of" after "what is" asks an amount: no person, no reason, no time.
     ["What is the height of the Burj Khalifa?", "When was the Burj Khalifa built?", "answerKind"],
     ["What is the price of gold today?", "Why is the price of gold going up today?", "answerKind"],
     // "What happens if" asks what comes of it: neither an amount nor a reason.
@@ -611,9 +611,10 @@ describe("aligning two questions", () => {
     ["Why does my whole body ache?", "Why does my body keep aching?"],
     ["How do I share Spotify with my whole family?", "How do I share Spotify with my family members?"],
     ["How do I zip an entire project?", "How do I zip a project folder?"],
-    ["How much does a full set of dentures cost?", "What do complete dentures cost?"],
     ["How do I read an entire file in Python?", "How do I read a file's contents in Python?"],
     ["How much does it cost to rewire a whole house?", "How much does it cost to rewire a house UK?"],
+    // A full set against no single one.
+    ["How much does a full set of dentures cost?", "What do complete dentures cost?"],
     ["Is it possible to read an entire novel in one day?", "Is it possible to read a novel in a single day?"],
     ["How do I mute multiple channels in Slack?", "How can I mute multiple Slack channels?"],
     ["Can I have multiple Gmail accounts?", "Can I have more than one Gmail account?"],
