@@ -74,6 +74,11 @@ export const OF_KIND_NOUNS: Readonly<Record<string, AnswerKind>> = Object.fromEn
  * the price of oil?" asks why), and "what's" is "what is".
  */
 export const MEASURE_ASKERS: readonly string[] = ["is", "are", "was", "were", "will", "would", "should", "could", "can", "may", "might", "be"];
+/**
+ * After "what is" (or "what's", or "what will be"), the words that open the measure's own phrase ("what is the price
+ * of", "what will the price of ... be"); another word makes the measure a verb's object ("what is driving the price of").
+ */
+export const MEASURE_DETERMINERS: readonly string[] = ["the", "a", "an", "its", "their", "his", "her", "my", "your", "our"];
 /** Between "what" and a measure, words that put it inside another noun's phrase ("the significance of the speed of light"). */
 export const MEASURE_HOLDERS: readonly string[] = ["of", "for", "between", "with", "about"];
 
@@ -130,6 +135,7 @@ const NOUNS = new Map(Object.entries(KIND_NOUNS));
 const OF_NOUNS = new Map(Object.entries(OF_KIND_NOUNS));
 const MEASURE_ASKER = new Set(MEASURE_ASKERS);
 const MEASURE_HOLDER = new Set(MEASURE_HOLDERS);
+const MEASURE_DETERMINER = new Set(MEASURE_DETERMINERS);
 const BREAKERS = new Map(Object.entries(KIND_BREAKERS).map(([word, breakers]) => [word, new Set(breakers)]));
 const DISTANCES = new Set(DISTANCE_NOUNS);
 const TIMES = new Set(TIME_NOUNS);
@@ -253,11 +259,13 @@ function happens(words: readonly string[], i: number): boolean {
 
 /**
  * Whether a measure at word `k` names what "what" at word `i` asks: "what is" (or "what's", `contracted`, or "what will
- * ... be") before it, nothing between that puts it in another noun's phrase, and no other kind's noun ("What are the
- * effects of the size of a class?" asks an effect).
+ * ... be") and a determiner before it (not "what is driving the price of"), nothing between that puts it in another
+ * noun's phrase, and no other kind's noun ("What are the effects of the size of a class?" asks an effect).
  */
 function measureAsked(words: readonly string[], i: number, k: number, contracted: boolean): boolean {
   if (words[i] !== "what" || !(contracted || MEASURE_ASKER.has(words[i + 1] ?? ""))) return false;
+  const opens = contracted ? i + 1 : i + 2;
+  if (!MEASURE_DETERMINER.has(words[words[opens] === "be" ? opens + 1 : opens] ?? "")) return false;
   return words.slice(i + 1, k).every((word) => !MEASURE_HOLDER.has(word) && (OF_NOUNS.get(word) ?? "amount") === "amount");
 }
 

@@ -14,6 +14,8 @@ export const SET_UNIVERSALS: readonly string[] = ["all", "every"];
 export const NOUN_SETS: readonly string[] = ["both"];
 /** Words before "set of" that take in every member of it ("a full set of dental implants" / "a single dental implant"). */
 export const FULL_SET_WORDS: readonly string[] = ["full", "complete"];
+/** Words that name the set itself, against which a full set picks nothing ("a full set of golf clubs" / "a golf club set"). */
+export const SET_NAMES: readonly string[] = ["set", "sets", "kit", "kits", "collection", "collections"];
 /** Pronouns that take in everyone or everything, against SOME_PRONOUNS. */
 export const ALL_PRONOUNS: readonly string[] = ["everyone", "everybody", "everything"];
 export const SOME_PRONOUNS: readonly string[] = ["someone", "somebody", "something"];
@@ -84,6 +86,7 @@ export const PART_LINKS: readonly string[] = ["of", "on", "in", "inside", "from"
 export const SCOPE_LISTS = {
   setUniversals: SET_UNIVERSALS,
   fullSets: FULL_SET_WORDS,
+  setNames: SET_NAMES,
   nounSets: NOUN_SETS,
   nounPicksOnly: NOUN_PICKS_ONLY,
   otherThan: OTHER_THAN_WORDS,
@@ -109,6 +112,7 @@ export const SCOPE_LISTS = {
 const SET = new Set(SET_UNIVERSALS);
 const NOUN_SET = new Set(NOUN_SETS);
 const FULL_SET = new Set(FULL_SET_WORDS);
+const SET_NAME = new Set(SET_NAMES);
 const NOUN_PICK_ONLY = new Set(NOUN_PICKS_ONLY);
 const OTHER_THAN = new Set(OTHER_THAN_WORDS);
 const ALL = new Set(ALL_PRONOUNS);
@@ -211,13 +215,15 @@ const takesInAll = (words: readonly string[]) =>
  */
 export function scopeDiffers(a: ScopeSide, b: ScopeSide, sameWord: (x: string, y: string) => boolean): boolean {
   const differs = (x: ScopeSide, y: ScopeSide) => {
-    const sets = [...setUniversalsAt(x.words), ...fullSetsAt(x.words)];
+    const sets = setUniversalsAt(x.words);
+    // A full set only against a pick of its own noun, and not against that noun's set ("a golf club set", "a drum kit").
+    const fullSets = y.words.some((word) => SET_NAME.has(word)) ? [] : fullSetsAt(x.words);
     const nounSets = setUniversalsAt(x.words, NOUN_SET);
     const wholes = x.words.flatMap((word, i) => (WHOLE.has(word) ? [i] : []));
     const allOfThem = x.words.some((word) => ALL.has(word));
     const onlyOnes = onlyOnesAt(x.words);
     // Every reading below starts from a set, a whole, everyone or "the only" on `x`'s side: most questions have none.
-    if (sets.length + nounSets.length + wholes.length + onlyOnes.length === 0 && !allOfThem) return false;
+    if (sets.length + fullSets.length + nounSets.length + wholes.length + onlyOnes.length === 0 && !allOfThem) return false;
     if (takesInAll(y.words)) return false;
     // A pick's next word against the next two of a set or a whole: "a tab" / "all open tabs", "one search" /
     // "my entire search history"; not "an egg" / "every day", "one language" / "the whole world".
@@ -253,6 +259,7 @@ export function scopeDiffers(a: ScopeSide, b: ScopeSide, sameWord: (x: string, y
     return (
       (sets.length > 0 && explicit.length > 0) ||
       onSameNoun(sets, articlesAt(y.words)) ||
+      onSameNoun(fullSets, [...articlesAt(y.words), ...explicit]) ||
       onSameNoun(wholes, explicit) ||
       pronoun ||
       pickOfSetNoun(sets, nounPicks) ||

@@ -705,6 +705,10 @@ describe("aligning two questions", () => {
     ["What determines the price of oil?", "Why does the price of oil change?", "answerKind"],
     ["What is the significance of the speed of light?", "Why is the speed of light important?", "answerKind"],
     ["What is the value of education?", "Why is education important?", "answerKind"],
+    ["What is driving the price of oil up?", "Why is the price of oil going up?", "answerKind"],
+    // A full set against the set named as a thing, or a pick of something else.
+    ["How much does a full set of golf clubs cost?", "How much does a golf club set cost?", "scope"],
+    ["Can I get a full set of eyelash extensions in one visit?", "Can I get eyelash extensions in a single appointment?", "scope"],
     // The size of an effect is its effect; a short clause's subject is read on both sides alike.
     ["How much impact does caffeine have on sleep?", "What is the impact of caffeine on sleep?", "answerKind"],
     ["What happens if I stop taking vitamin D?", "What are the effects of stopping vitamin D?", "answerKind"],
