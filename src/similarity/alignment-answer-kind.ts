@@ -5,6 +5,7 @@
  * answer are different questions. The word lists are part of ALIGNMENT_LISTS (alignment-lists.ts).
  */
 
+import { DETERMINERS } from "./alignment-scope.js";
 import { GUARD_LISTS } from "./guard-text.js";
 import { lemmasOf } from "./lexicon.js";
 
@@ -65,7 +66,6 @@ export const MEASURES: readonly string[] = ["speed", "population", "price", "cos
 export const OF_KIND_NOUNS: Readonly<Record<string, AnswerKind>> = Object.fromEntries([
   ...["cause", "causes", "reason", "reasons"].map((noun) => [noun, "reason"]),
   ...["effect", "effects", "consequence", "consequences", "impact", "impacts", "outcome", "outcomes"].map((noun) => [noun, "effect"]),
-  ...MEASURES.map((noun) => [noun, "amount"]),
 ]);
 
 /**
@@ -74,11 +74,6 @@ export const OF_KIND_NOUNS: Readonly<Record<string, AnswerKind>> = Object.fromEn
  * the price of oil?" asks why), and "what's" is "what is".
  */
 export const MEASURE_ASKERS: readonly string[] = ["is", "are", "was", "were", "will", "would", "should", "could", "can", "may", "might", "be"];
-/**
- * After "what is" (or "what's", or "what will be"), the words that open the measure's own phrase ("what is the price
- * of", "what will the price of ... be"); another word makes the measure a verb's object ("what is driving the price of").
- */
-export const MEASURE_DETERMINERS: readonly string[] = ["the", "a", "an", "its", "their", "his", "her", "my", "your", "our"];
 /** Between "what" and a measure, words that put it inside another noun's phrase ("the significance of the speed of light"). */
 export const MEASURE_HOLDERS: readonly string[] = ["of", "for", "between", "with", "about"];
 
@@ -135,7 +130,10 @@ const NOUNS = new Map(Object.entries(KIND_NOUNS));
 const OF_NOUNS = new Map(Object.entries(OF_KIND_NOUNS));
 const MEASURE_ASKER = new Set(MEASURE_ASKERS);
 const MEASURE_HOLDER = new Set(MEASURE_HOLDERS);
-const MEASURE_DETERMINER = new Set(MEASURE_DETERMINERS);
+const MEASURE = new Set(MEASURES);
+// After "what is" (or "what's", "what will be"), a determiner opens the measure's own phrase ("what is the price of");
+// another word makes it a verb's object ("what is driving the price of").
+const DETERMINER = new Set(DETERMINERS);
 const BREAKERS = new Map(Object.entries(KIND_BREAKERS).map(([word, breakers]) => [word, new Set(breakers)]));
 const DISTANCES = new Set(DISTANCE_NOUNS);
 const TIMES = new Set(TIME_NOUNS);
@@ -265,8 +263,8 @@ function happens(words: readonly string[], i: number): boolean {
 function measureAsked(words: readonly string[], i: number, k: number, contracted: boolean): boolean {
   if (words[i] !== "what" || !(contracted || MEASURE_ASKER.has(words[i + 1] ?? ""))) return false;
   const opens = contracted ? i + 1 : i + 2;
-  if (!MEASURE_DETERMINER.has(words[words[opens] === "be" ? opens + 1 : opens] ?? "")) return false;
-  return words.slice(i + 1, k).every((word) => !MEASURE_HOLDER.has(word) && (OF_NOUNS.get(word) ?? "amount") === "amount");
+  if (!DETERMINER.has(words[words[opens] === "be" ? opens + 1 : opens] ?? "")) return false;
+  return words.slice(i + 1, k).every((word) => !MEASURE_HOLDER.has(word) && !OF_NOUNS.has(word));
 }
 
 /**
@@ -277,11 +275,10 @@ function measureAsked(words: readonly string[], i: number, k: number, contracted
 function ofKind(words: readonly string[], i: number, contracted: boolean): AnswerKind {
   const asked = new Set<AnswerKind>();
   for (let k = i + 1; k <= i + OF_KIND_REACH && k < words.length; k++) {
-    const kind = OF_NOUNS.get(words[k]);
-    if (kind === undefined) continue;
     const next = words[k + 1];
-    const names = kind === "amount" ? next === "of" && measureAsked(words, i, k, contracted) : next === "of" || next === "and" || (kind === "reason" && next === "for");
-    if (names) asked.add(kind);
+    const kind = OF_NOUNS.get(words[k]);
+    if (kind !== undefined && (next === "of" || next === "and" || (kind === "reason" && next === "for"))) asked.add(kind);
+    else if (MEASURE.has(words[k]) && next === "of" && measureAsked(words, i, k, contracted)) asked.add("amount");
   }
   return asked.size === 1 ? [...asked][0] : "";
 }

@@ -17,7 +17,6 @@ import {
   KIND_BREAKERS,
   KIND_NOUNS,
   MEASURE_ASKERS,
-  MEASURE_DETERMINERS,
   MEASURE_HOLDERS,
   MEASURES,
   METHOD_ASKERS,
@@ -32,7 +31,7 @@ import { NOT_A_MODEL, NOT_BEFORE_A_LETTER, NUMBERED_NOUNS, SIGN_WORDS } from "./
 import { AMBIGUOUS_NUMBER_WORDS, COUNTED_TIMES, DENOMINATORS, ORDINALS, SCALES, TENS, UNITS } from "./alignment-numbers.js";
 import { DAYS_OF_THE_WEEK, PARTS_OF_A_DAY, RELATIVE_DAYS, RELATIVE_TIME_NOUNS, RELATIVE_TIME_WORDS, SPAN_NAMES } from "./alignment-relative-time.js";
 import { ROLE_KIND, ROLE_MODIFIERS, ROLE_PREFIXES } from "./alignment-role-words.js";
-import { SCOPE_LISTS } from "./alignment-scope.js";
+import { DETERMINERS, SCOPE_LISTS } from "./alignment-scope.js";
 import { AFTER_SECOND, BEFORE_ABBREVIATION, GIGA_AFTER, UNIT_ABBREVIATIONS, UNIT_COMPOUNDS, UNIT_KINDS, UNIT_KINDS_AFTER, UNIT_NAMES, UNIT_QUALIFIERS, UNIT_SIGNS } from "./alignment-units.js";
 import { GUARD_LISTS } from "./guard-text.js";
 
@@ -471,8 +470,7 @@ export const COUNT_RANGE_WORDS: readonly string[] = ["or", "to"];
  */
 export const VAGUE_AMOUNT_WORDS: Readonly<Record<string, readonly [number, number]>> = { few: [2, 4], couple: [2, 2], several: [3, 7], handful: [3, 6] };
 
-/** Words that open a noun phrase: an argument of a verb ("a landlord", "my tenant"). */
-export const DETERMINERS: readonly string[] = ["a", "an", "the", "my", "your", "his", "her", "our", "their", "its"];
+export { DETERMINERS };
 
 /** Words that ask for less of what the rest of the question names ("less healthy", "fewest"). */
 export const DIMINISHING_WORDS: readonly string[] = ["less", "least", "fewer", "fewest"];
@@ -630,7 +628,6 @@ export const ALIGNMENT_LISTS = {
     ofNouns: OF_KIND_NOUNS,
     measures: MEASURES,
     measureAskers: MEASURE_ASKERS,
-    measureDeterminers: MEASURE_DETERMINERS,
     measureHolders: MEASURE_HOLDERS,
     happening: HAPPENING_VERBS,
     happeningAuxiliaries: HAPPENING_AUXILIARIES,

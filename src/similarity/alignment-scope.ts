@@ -47,6 +47,8 @@ export const NOUN_PICKS: readonly string[] = ["any", "most"];
 export const BEFORE_NOT_PICKING: readonly string[] = ["the", "there"];
 /** Before "any", words that make it a pick of one, whatever its noun: "whether any element is positive" (some element). */
 export const BEFORE_ANY_PICKING: readonly string[] = ["whether", "if"];
+/** Words that open a noun phrase: an argument of a verb ("a landlord", "my tenant"), a measure asked ("what is the price of"). */
+export const DETERMINERS: readonly string[] = ["a", "an", "the", "my", "your", "his", "her", "our", "their", "its"];
 /** Articles: a pick against a set ("a tab" / "all tabs"), not against a whole ("a folder" / "a whole folder"). */
 export const ARTICLES: readonly string[] = ["a", "an"];
 /** Words between a quantifier and its noun that the noun is read past ("all of the files", "all my changes"). */
