@@ -431,6 +431,8 @@ export const UNLINKED_OPPOSITES: ReadonlyArray<readonly [string, string]> = [
  */
 export const UNLINKED_SYNONYMS: ReadonlyArray<readonly [string, string]> = [
   ["restart", "reboot"],
+  // A verb and the noun of what it measures, as "tall" / "height" and "deep" / "depth" are linked ("How much does it weigh?" / "What is its weight?").
+  ["weigh", "weight"],
   // A bound on a number ("under 18" / "less than 18"); "over" / "under" stays opposite.
   ["under", "below"],
   ["under", "less"],
@@ -539,6 +541,19 @@ export const COMPOUNDS: Readonly<Record<string, string>> = {
   "put on weight": "gain weight",
   "putting on weight": "gaining weight",
   "puts on weight": "gains weight",
+};
+
+/** Phrases read as the word they mean ("every branch apart from main" keeps what "except main" keeps). */
+export const SAME_AS_PHRASES: Readonly<Record<string, string>> = {
+  "apart from": "except",
+};
+
+/**
+ * Phrases read so only where the text ends with them: "What is DNA short for?" asks what "What does DNA stand
+ * for?" asks; "Is 5'8 short for a man?" does not.
+ */
+export const SAME_AS_PHRASES_AT_END: Readonly<Record<string, string>> = {
+  "short for": "stand for",
 };
 
 /** Phrasal verbs read as the one word they mean ("turn on dark mode" asks "enable dark mode"). */
@@ -668,6 +683,8 @@ export const ALIGNMENT_LISTS = {
   gigaAfter: GIGA_AFTER,
   spelled: SPELLED.map(([pattern, replacement]) => [String(pattern), replacement]),
   phrasal: PHRASAL_VERBS,
+  sameAsPhrases: SAME_AS_PHRASES,
+  sameAsPhrasesAtEnd: SAME_AS_PHRASES_AT_END,
   convertingBeforeInto: CONVERTING_BEFORE_INTO,
   notInObject: NOT_IN_OBJECT,
   compounds: COMPOUNDS,

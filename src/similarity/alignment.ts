@@ -40,6 +40,8 @@ import {
   REPLACED_BY_WORD,
   REQUEST_VERBS,
   ROUTE_VERBS,
+  SAME_AS_PHRASES,
+  SAME_AS_PHRASES_AT_END,
   SHORT_FORMS,
   SPELLED,
   STOPWORD_NOUNS,
@@ -89,10 +91,14 @@ const CONVERTING = [
   "convert",
 ] as const;
 
-/** A compound or a substitute's phrase in any case, its words apart by any spacing. */
-const COMPOUND = Object.entries({ ...COMPOUNDS, ...SUBSTITUTE_PHRASES }).map(
-  ([compound, meaning]) => [new RegExp(`\\b${compound.replaceAll(" ", "\\s+")}\\b`, "gi"), meaning] as const,
-);
+/** A compound, a substitute's phrase or another phrase in any case, its words apart by any spacing. */
+const COMPOUND = [
+  ...Object.entries({ ...COMPOUNDS, ...SUBSTITUTE_PHRASES, ...SAME_AS_PHRASES }).map(
+    ([compound, meaning]) => [new RegExp(`\\b${compound.replaceAll(" ", "\\s+")}\\b`, "gi"), meaning] as const,
+  ),
+  // Nothing after it but the question's end.
+  ...Object.entries(SAME_AS_PHRASES_AT_END).map(([phrase, meaning]) => [new RegExp(`\\b${phrase.replaceAll(" ", "\\s+")}(?=[\\s?!.]*$)`, "gi"), meaning] as const),
+];
 
 const WEAK = new Set(WEAK_WORDS);
 const BOUND_BELOW = new Set(BOUNDS_BELOW);
@@ -892,13 +898,15 @@ const readsConversely = (a: Side, b: Side, leftA: readonly string[], leftB: read
 
 /**
  * Whether `x` compares with a word's comparative and `y` with "less" and the word ("healthier than" / "less healthy
- * than", "heavier than" / "less heavy than"), and nothing else is left unmatched.
+ * than", "heavier than" / "less heavy than") or one WordNet makes its synonym or links to it ("smarter than" / "less
+ * intelligent than"), and nothing else is left unmatched.
  */
 function comparativeAgainstLess(x: Side, y: Side, left: readonly string[]): boolean {
   const lessAt = y.words.indexOf("less");
   if (lessAt < 0 || !beforeThan(y, "less")) return false;
   const base = y.words[lessAt + 1];
-  const comparative = x.words.find((word) => word !== base && beforeThan(x, word) && [...comparedAdjectives(word), ...lemmasOf(word)].includes(base));
+  const likeBase = (adjective: string) => adjective === base || ["synonym", "linked"].includes(wordRelation(adjective, base));
+  const comparative = x.words.find((word) => word !== base && beforeThan(x, word) && [...comparedAdjectives(word), ...lemmasOf(word)].some(likeBase));
   return comparative !== undefined && left.every((word) => word === "less" || word === base || word === comparative);
 }
 
