@@ -543,16 +543,19 @@ export const COMPOUNDS: Readonly<Record<string, string>> = {
   "puts on weight": "gains weight",
 };
 
-/** Phrases read as the word they mean ("every branch apart from main" keeps what "except main" keeps). */
-export const SAME_AS_PHRASES: Readonly<Record<string, string>> = {
+/**
+ * Phrases read as the word they mean ("every branch apart from main" keeps what "except main" keeps). Not "besides",
+ * which also adds ("What can I eat besides rice?" asks for more than rice).
+ */
+export const SYNONYM_PHRASES: Readonly<Record<string, string>> = {
   "apart from": "except",
 };
 
 /**
- * Phrases read so only where the text ends with them: "What is DNA short for?" asks what "What does DNA stand
+ * Phrases read so only where the text ends with them (punctuation may follow): "What is DNA short for?" asks what "What does DNA stand
  * for?" asks; "Is 5'8 short for a man?" does not.
  */
-export const SAME_AS_PHRASES_AT_END: Readonly<Record<string, string>> = {
+export const SYNONYM_PHRASES_AT_END: Readonly<Record<string, string>> = {
   "short for": "stand for",
 };
 
@@ -683,8 +686,8 @@ export const ALIGNMENT_LISTS = {
   gigaAfter: GIGA_AFTER,
   spelled: SPELLED.map(([pattern, replacement]) => [String(pattern), replacement]),
   phrasal: PHRASAL_VERBS,
-  sameAsPhrases: SAME_AS_PHRASES,
-  sameAsPhrasesAtEnd: SAME_AS_PHRASES_AT_END,
+  synonymPhrases: SYNONYM_PHRASES,
+  synonymPhrasesAtEnd: SYNONYM_PHRASES_AT_END,
   convertingBeforeInto: CONVERTING_BEFORE_INTO,
   notInObject: NOT_IN_OBJECT,
   compounds: COMPOUNDS,

@@ -40,8 +40,6 @@ import {
   REPLACED_BY_WORD,
   REQUEST_VERBS,
   ROUTE_VERBS,
-  SAME_AS_PHRASES,
-  SAME_AS_PHRASES_AT_END,
   SHORT_FORMS,
   SPELLED,
   STOPWORD_NOUNS,
@@ -51,6 +49,8 @@ import {
   SUBSTITUTE_WORDS,
   SYMMETRIC_BEFORE_TO,
   SYMMETRIC_WORDS,
+  SYNONYM_PHRASES,
+  SYNONYM_PHRASES_AT_END,
   THIRD_TERM_WORDS,
   TOWARD_WORDS,
   UNLINKED_OPPOSITES,
@@ -93,11 +93,11 @@ const CONVERTING = [
 
 /** A compound, a substitute's phrase or another phrase in any case, its words apart by any spacing. */
 const COMPOUND = [
-  ...Object.entries({ ...COMPOUNDS, ...SUBSTITUTE_PHRASES, ...SAME_AS_PHRASES }).map(
+  ...Object.entries({ ...COMPOUNDS, ...SUBSTITUTE_PHRASES, ...SYNONYM_PHRASES }).map(
     ([compound, meaning]) => [new RegExp(`\\b${compound.replaceAll(" ", "\\s+")}\\b`, "gi"), meaning] as const,
   ),
-  // Nothing after it but the question's end.
-  ...Object.entries(SAME_AS_PHRASES_AT_END).map(([phrase, meaning]) => [new RegExp(`\\b${phrase.replaceAll(" ", "\\s+")}(?=[\\s?!.]*$)`, "gi"), meaning] as const),
+  // Nothing after it but spaces and punctuation ("short for?", "short for?\"", "short for…").
+  ...Object.entries(SYNONYM_PHRASES_AT_END).map(([phrase, meaning]) => [new RegExp(`\\b${phrase.replaceAll(" ", "\\s+")}(?=[^\\p{L}\\p{N}]*$)`, "giu"), meaning] as const),
 ];
 
 const WEAK = new Set(WEAK_WORDS);
@@ -898,15 +898,13 @@ const readsConversely = (a: Side, b: Side, leftA: readonly string[], leftB: read
 
 /**
  * Whether `x` compares with a word's comparative and `y` with "less" and the word ("healthier than" / "less healthy
- * than", "heavier than" / "less heavy than") or one WordNet makes its synonym or links to it ("smarter than" / "less
- * intelligent than"), and nothing else is left unmatched.
+ * than", "heavier than" / "less heavy than"), and nothing else is left unmatched.
  */
 function comparativeAgainstLess(x: Side, y: Side, left: readonly string[]): boolean {
   const lessAt = y.words.indexOf("less");
   if (lessAt < 0 || !beforeThan(y, "less")) return false;
   const base = y.words[lessAt + 1];
-  const likeBase = (adjective: string) => adjective === base || ["synonym", "linked"].includes(wordRelation(adjective, base));
-  const comparative = x.words.find((word) => word !== base && beforeThan(x, word) && [...comparedAdjectives(word), ...lemmasOf(word)].some(likeBase));
+  const comparative = x.words.find((word) => word !== base && beforeThan(x, word) && [...comparedAdjectives(word), ...lemmasOf(word)].includes(base));
   return comparative !== undefined && left.every((word) => word === "less" || word === base || word === comparative);
 }
 

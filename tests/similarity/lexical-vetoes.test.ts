@@ -56,9 +56,11 @@ describe("aligning two questions", () => {
     ["How do I zoom in on Google Maps?", "How do I zoom out on Google Maps?", "oppositeSmallWord"],
     ["Which is healthier, brown rice or white rice?", "Which is less healthy, brown rice or white rice?", "diminishing"],
     ["What is 2 plus 3?", "What is 2+2?", "numberMismatch"],
-    // A comparative against "less" and a word linked to it, not turned round; or turned round without "less".
-    ["Are crows smarter than parrots?", "Are crows less intelligent than parrots?", "diminishing"],
+    // A comparison turned round against "less" and another word: WordNet's synonyms and links follow other senses
+    // ("light" as bright), and with "less" on both sides the two ask opposite things.
     ["Are crows smarter than parrots?", "Are parrots more intelligent than crows?", "swapped"],
+    ["Is a MacBook Air lighter than an iPad Pro?", "Is an iPad Pro less bright than a MacBook Air?", "swapped"],
+    ["Is renting less expensive than buying?", "Is buying less costly than renting?", "swapped"],
     ["What is NASA short for?", "What does NATO stand for?", "substitution"],
     ["Is it safe to take two ibuprofen at once?", "Is it safe to take four ibuprofen at once?", "numberMismatch"],
     ["Can I use baking soda instead of baking powder?", "Can I use baking powder instead of baking soda?", "swapped"],
@@ -556,12 +558,10 @@ describe("aligning two questions", () => {
     ["Is brown rice healthier than white rice?", "Is white rice less healthy than brown rice?"],
     ["Is gold heavier than silver?", "Is silver less heavy than gold?"],
     ["Is a Mac better than a PC for programming?", "Is a PC less good than a Mac for programming?"],
-    // ... or a word WordNet makes its synonym or links to it.
-    ["Is Python quicker than Ruby?", "Is Ruby less fast than Python?"],
-    ["Are crows smarter than parrots?", "Are parrots less intelligent than crows?"],
     // "apart from" keeps what "except" keeps; "short for" at the end asks what "stand for" asks.
     ["How do I copy every file apart from the logs?", "How do I copy every file except the logs?"],
     ["What is NASA short for?", "What does NASA stand for?"],
+    ['What is NASA short for?"', "What does NASA stand for?"],
     // A question asked both ways; a relation that may hold both ways; "an hour" against "one hour"; times that
     // differ in more than their words, "the last week of" (the final), "this coming" (this).
     ["Should I text him or should he text me?", "Should he text me or should I text him?"],
