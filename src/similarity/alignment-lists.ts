@@ -431,7 +431,8 @@ export const UNLINKED_OPPOSITES: ReadonlyArray<readonly [string, string]> = [
  */
 export const UNLINKED_SYNONYMS: ReadonlyArray<readonly [string, string]> = [
   ["restart", "reboot"],
-  // A verb and the noun of what it measures, as "tall" / "height" and "deep" / "depth" are linked ("How much does it weigh?" / "What is its weight?").
+  // A verb and the noun of what it measures, as WordNet links "tall" / "height" and "deep" / "depth" ("How much does
+  // it weigh?" / "What is its weight?").
   ["weigh", "weight"],
   // A bound on a number ("under 18" / "less than 18"); "over" / "under" stays opposite.
   ["under", "below"],
@@ -552,8 +553,8 @@ export const SYNONYM_PHRASES: Readonly<Record<string, string>> = {
 };
 
 /**
- * Phrases read so only where the text ends with them (punctuation may follow): "What is DNA short for?" asks what "What does DNA stand
- * for?" asks; "Is 5'8 short for a man?" does not.
+ * Phrases read so only where the text ends with them (punctuation may follow): "What is DNA short for?" asks what
+ * "What does DNA stand for?" asks; "Is 5'8 short for a man?" does not.
  */
 export const SYNONYM_PHRASES_AT_END: Readonly<Record<string, string>> = {
   "short for": "stand for",
