@@ -4,7 +4,7 @@ import { BaseSimilarityEvaluation, type EvaluationPair } from "./base.js";
 import { DistanceEvaluation } from "./distance.js";
 import { innerEvaluation } from "./options.js";
 import { positiveNumber } from "../core/validation.js";
-import { similarityToQuery } from "../core/similarity-score.js";
+import { normalizeScore, similarityToQuery } from "../core/similarity-score.js";
 import { sameQuestionText } from "./text-equality.js";
 import type { EvaluationCandidate, EvaluationContext, EvaluationSource, SimilarityEvaluation } from "../core/contracts/evaluation.js";
 
@@ -82,6 +82,14 @@ export class UnambiguousEvaluation extends WrappingEvaluation {
   /** The inner score times the share. */
   protected judge(src: EvaluationSource, cached: EvaluationCandidate, context: EvaluationContext | undefined, score: number): number {
     return score * this.share(src, cached, context?.neighbours);
+  }
+
+  /** The inner evaluation's bound times the share; without an inner bound, the top of the range (no bound). */
+  scoreBound(src: EvaluationSource, cached: EvaluationCandidate, context?: EvaluationContext): number | Promise<number> {
+    const inner = this.inner.scoreBound?.(src, cached, context);
+    if (inner === undefined) return 1;
+    const weigh = (bound: number) => this.judge(src, cached, context, normalizeScore(this.inner, bound));
+    return typeof inner === "number" ? weigh(inner) : inner.then(weigh);
   }
 }
 

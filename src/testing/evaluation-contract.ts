@@ -130,6 +130,15 @@ export function testSimilarityEvaluation(options: SimilarityEvaluationContractOp
       }
     });
 
+    it("never scores a pair over its bound, where it offers one (scoreBound)", async () => {
+      const bound = evaluation.scoreBound?.bind(evaluation);
+      if (!bound) return;
+      for (const [a, b] of [...randomQuestionPairs(30), ["how do I sort a list in python", "how do I reverse a list in python"]]) {
+        const p = await pair(a, b);
+        expect(normalizeScore(evaluation, await score(p))).toBeLessThanOrEqual(normalizeScore(evaluation, await bound(p.src, p.cached, p.context)));
+      }
+    });
+
     it("does not throw on empty questions", async () => {
       for (const [a, b] of [["", ""], ["", "what is the capital of france"], ["what is the capital of france", ""]]) {
         expectInRange(await score(await pair(a, b)));

@@ -6,6 +6,9 @@ import { lemmasOf, wordRelation } from "../../src/similarity/lexicon.js";
 import { lexicalListsDigest, lexicalVeto, LEXICAL_VETOES } from "../../src/similarity/lexical-vetoes.js";
 import { PrecisionGuardEvaluation } from "../../src/similarity/precision-guard.js";
 import { ValidationError } from "../../src/core/errors.js";
+import { presetEvaluation } from "../../src/similarity/preset.js";
+import { randomUnitVector, seededRandom, vectorAtCosine } from "../../src/testing/random-vectors.js";
+import { loadHardPairs } from "../../bench/quality/hard-pairs.js";
 
 describe("the lexicon (WordNet 3.1)", () => {
   it("finds base forms, irregular ones included, and does not read a word of its own as a comparative", () => {
@@ -966,5 +969,27 @@ describe("the lexical vetoes in the precision guard", () => {
     expect(new PrecisionGuardEvaluation().evaluation(src, cached)).toBe(0);
     expect(new PrecisionGuardEvaluation({ lexicalVetoes: false }).evaluation(src, cached)).toBeGreaterThan(0);
     expect(() => new PrecisionGuardEvaluation({ lexicalVetoes: "yes" as never })).toThrow(ValidationError);
+  });
+
+  it("bounds the preset's score by its score before the vetoes, which the vetoes only lower to 0", () => {
+    const preset = presetEvaluation();
+    const random = seededRandom(11);
+    const pairs = loadHardPairs("tune").slice(0, 120);
+    let vetoed = 0;
+    for (const [i, pair] of pairs.entries()) {
+      const query = randomUnitVector(512, random);
+      const near = (cosine: number, question: string) => {
+        const embedding = vectorAtCosine(query, cosine, random);
+        return { question, answer: question, embedding, distance: 1 - cosine };
+      };
+      const cached = near(0.75 + (i % 5) * 0.05, pair.b);
+      const neighbours = [near(0.7, "How tall is Mount Everest?")];
+      const src = { question: pair.a, embedding: query };
+      const bound = preset.scoreBound(src, cached, { neighbours }) as number;
+      const score = preset.evaluation(src, cached, { neighbours }) as number;
+      expect(score === bound || (score === 0 && lexicalVeto(pair.a, pair.b) !== undefined)).toBe(true);
+      if (score === 0 && bound > 0) vetoed++;
+    }
+    expect(vetoed).toBeGreaterThan(10);
   });
 });

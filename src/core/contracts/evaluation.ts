@@ -64,4 +64,11 @@ export interface SimilarityEvaluation {
   readonly specificationVersion?: SpecificationVersion;
   range(): readonly [number, number];
   evaluation(src: EvaluationSource, cached: EvaluationCandidate, context?: EvaluationContext): number | Promise<number>;
+  /**
+   * Optional: a score `evaluation` never exceeds for the pair (within `range()`), cheaper to reach. The cache asks
+   * for it first and judges the candidate in full only when the bound reaches its threshold: under it, the
+   * candidate is a miss either way (the preset's bound is its score before the lexical vetoes, which only ever
+   * lower a score to 0). An evaluation without it is always judged in full.
+   */
+  scoreBound?(src: EvaluationSource, cached: EvaluationCandidate, context?: EvaluationContext): number | Promise<number>;
 }

@@ -98,10 +98,15 @@ async function judge(
   const { cache, key, stages } = prepared;
   if (!key) return;
   const source = { question: key.question, embedding: queryEmbedding };
-  const lookup = observerOf(prepared);
-  const score = await timed(cache, "evaluation", () => stages.evaluate(source, candidate, { neighbours, lookup }));
+  const judgement = { neighbours, lookup: observerOf(prepared) };
+  const threshold = cache.config.similarityThreshold;
+  // A cheap bound first, where the evaluation has one: under the threshold the full judgement cannot pass either.
+  const score = await timed(cache, "evaluation", async () => {
+    const bound = await stages.bound?.(source, candidate, judgement);
+    return bound !== undefined && bound < threshold ? bound : stages.evaluate(source, candidate, judgement);
+  });
   if (prepared.nearestScore === undefined || score > prepared.nearestScore) prepared.nearestScore = score;
-  if (score >= cache.config.similarityThreshold) scored.push({ score, record: candidate.record });
+  if (score >= threshold) scored.push({ score, record: candidate.record });
 }
 
 function pick(prepared: Prepared, scored: Scored): CacheHit | null {

@@ -5,7 +5,7 @@
  */
 import type { CacheKernel } from "../cache.js";
 import type { EmbeddingFunction, EmbeddingInput, EmbeddingOutput } from "../contracts/embedding.js";
-import type { EvaluationCandidate, EvaluationSource, LookupObserver } from "../contracts/evaluation.js";
+import type { EvaluationCandidate, EvaluationContext, EvaluationSource, LookupObserver } from "../contracts/evaluation.js";
 import type { PreEmbeddingResult } from "../contracts/processors.js";
 import type { VectorHit } from "../contracts/vector-index.js";
 import type { ResolvedContext } from "../request-context.js";
@@ -35,6 +35,11 @@ export interface Stages {
   /** A candidate's score, normalised to [0, 1] by the cache's evaluation's range. */
   evaluate(source: EvaluationSource, candidate: EvaluationCandidate, context: JudgeContext): Promise<number>;
   /**
+   * A normalised score `evaluate` never exceeds, cheaper to reach (the evaluation's `scoreBound`); undefined when the
+   * evaluation has none or a per-request evaluation function replaces it.
+   */
+  bound?: (source: EvaluationSource, candidate: EvaluationCandidate, context: JudgeContext) => Promise<number>;
+  /**
    * The cache's embedding function when this request embeds with it: an evaluation may then reuse the stored
    * vectors, and its input limit applies to the key. Undefined under a per-request embedding function.
    */
@@ -56,6 +61,15 @@ export function resolveStages(cache: CacheKernel, overrides: ResolvedContext): S
   const exact = !customSearch && manager.vector?.capabilities.roundedDistances === true;
   // An evaluation that searches itself (k-reciprocal) compares those distances with a candidate's: exact, both.
   const evaluationSearch = search === undefined ? async () => [] : exact ? exactSearch(search, (id) => stages.fetch(id)) : search;
+  const contextOf = ({ neighbours, lookup }: JudgeContext): EvaluationContext => ({
+    extra: evaluationFunc.extra,
+    // The same search the candidates came from: a per-request searchFunc answers the evaluation too.
+    search: evaluationSearch,
+    embeddingFunc: stages.embeddingFunc,
+    now: manager.clock.now(),
+    neighbours,
+    lookup,
+  });
   const stages: Stages = {
     preEmbed: async (request) => (preEmbeddingFunc.fn ?? cache.preEmbeddingFunc)(request, { config: cache.config, extra: preEmbeddingFunc.extra }),
     embed: async (key) => {
@@ -65,20 +79,14 @@ export function resolveStages(cache: CacheKernel, overrides: ResolvedContext): S
     search,
     fetch: async (id) => (getScalarData.fn ? getScalarData.fn(id, getScalarData.extra) : manager.getScalarData(id)),
     distance: exact ? exactDistance : (_query, hit) => hit.distance,
-    evaluate: async (source, candidate, { neighbours, lookup }) => {
-      const raw = evaluationFunc.fn
-        ? await evaluationFunc.fn(source, candidate, evaluationFunc.extra)
-        : await evaluation.evaluation(source, candidate, {
-            extra: evaluationFunc.extra,
-            // The same search the candidates came from: a per-request searchFunc answers the evaluation too.
-            search: evaluationSearch,
-            embeddingFunc: stages.embeddingFunc,
-            now: manager.clock.now(),
-            neighbours,
-            lookup,
-          });
+    evaluate: async (source, candidate, judgement) => {
+      const raw = evaluationFunc.fn ? await evaluationFunc.fn(source, candidate, evaluationFunc.extra) : await evaluation.evaluation(source, candidate, contextOf(judgement));
       return normalizeScore(evaluation, raw);
     },
+    bound:
+      evaluationFunc.fn || !evaluation.scoreBound
+        ? undefined
+        : async (source, candidate, judgement) => normalizeScore(evaluation, await evaluation.scoreBound!(source, candidate, contextOf(judgement))),
     embeddingFunc: embeddingFunc.fn ? undefined : cache.embeddingFunc,
   };
   return stages;
