@@ -99,7 +99,8 @@ export class PrecisionGuardEvaluation extends BaseSimilarityEvaluation {
 
   /**
    * The score before the lexical vetoes, which only ever lower it to 0: the cache reads the vetoes (the costly part
-   * of the judge, ~0.3 ms a pair of questions new to it) only for a candidate whose bound reaches its threshold.
+   * of the judge, ~0.3 ms a pair of questions new to it) only for a candidate whose bound reaches its threshold. A
+   * subclass whose `evaluation` can score higher must override this too.
    */
   scoreBound(src: EvaluationSource, cached: EvaluationCandidate): number {
     return sameQuestionText(src.question, cached.question) ? 1 : this.#unvetoed(src, cached);

@@ -84,7 +84,10 @@ export class UnambiguousEvaluation extends WrappingEvaluation {
     return score * this.share(src, cached, context?.neighbours);
   }
 
-  /** The inner evaluation's bound times the share; without an inner bound, the top of the range (no bound). */
+  /**
+   * The inner evaluation's bound times the share (a bound because `judge` never lowers its output as the score
+   * rises); without an inner bound, the top of the range (no bound).
+   */
   scoreBound(src: EvaluationSource, cached: EvaluationCandidate, context?: EvaluationContext): number | Promise<number> {
     const inner = this.inner.scoreBound?.(src, cached, context);
     if (inner === undefined) return 1;

@@ -19,8 +19,27 @@ export async function lookupOrSkip(prepared: Prepared, surface: SurfaceBase): Pr
     return null;
   }
   const hit = await lookup(prepared, surface);
-  if (!hit) surface.onOutcome?.({ status: "MISS", score: prepared.nearestScore });
+  if (!hit && surface.onOutcome) surface.onOutcome({ status: "MISS", score: await nearestScore(prepared, surface) });
   return hit;
+}
+
+/**
+ * The best score a candidate of this lookup got, as if each had been judged in full: those their bound ruled out
+ * are judged now, best bound first, while one could still beat it (usually one, sometimes none).
+ */
+async function nearestScore(prepared: Prepared, surface: SurfaceBase): Promise<number | undefined> {
+  let nearest = prepared.nearestScore;
+  const ruledOut = (prepared.ruledOut ?? []).sort((a, b) => b.bound - a.bound);
+  try {
+    for (const { bound, judgeInFull } of ruledOut) {
+      if (nearest !== undefined && bound <= nearest) break;
+      const score = await judgeInFull();
+      if (nearest === undefined || score > nearest) nearest = score;
+    }
+  } catch (error) {
+    fault(prepared.cache, surface, error);
+  }
+  return nearest;
 }
 
 /** A hit the surface answered with: recorded, and reported to the surface. */
@@ -40,7 +59,7 @@ async function lookup(prepared: Prepared, surface: SurfaceBase): Promise<CacheHi
     const admitted = exact !== null && admissible(prepared, exact);
     // Awaited only when a session decides: an exact hit's path stays free of an extra microtask.
     if (exact && (admitted === true || (admitted !== false && (await admitted)))) {
-      await judge(prepared, toCandidate(exact, 0), exact.embedding ?? key.text, scored);
+      await judge(prepared, toCandidate(exact, 0), exact.embedding ?? key.text, scored, [], { bounded: false });
     }
     if (scored.length === 0) await searchAndJudge(prepared, exact?.id, scored);
     const hit = pick(prepared, scored);
@@ -67,7 +86,7 @@ async function searchAndJudge(prepared: Prepared, alreadyJudged: number | undefi
     record && visible[i] ? [toCandidate(record, stages.distance(embedding, candidates[i], record))] : [],
   );
   await Promise.all(
-    judged.map((candidate) => judge(prepared, candidate, embedding, scored, judged.filter((other) => other !== candidate))),
+    judged.map((candidate) => judge(prepared, candidate, embedding, scored, judged.filter((other) => other !== candidate), { bounded: true })),
   );
 }
 
@@ -87,26 +106,33 @@ function toCandidate(record: CacheRecord, distance: number): Candidate {
   return { question: record.question, answer: record.answer, embedding: record.embedding, distance, createdAtMs: record.createdAtMs, record };
 }
 
-/** Scores one admissible candidate (against the others this lookup judges) and keeps it when it passes the threshold. */
+/**
+ * Scores one admissible candidate (against the others this lookup judges) and keeps it when it passes the threshold.
+ * `bounded`: a search's candidate, first given the evaluation's cheap bound where it has one; under the threshold the
+ * full judgement could not pass either, and is left for a miss's report (nearestScore). Not the exact key's record,
+ * whose bound would be the top of the range.
+ */
 async function judge(
   prepared: Prepared,
   candidate: Candidate,
   queryEmbedding: EmbeddingOutput,
   scored: Scored,
-  neighbours: readonly EvaluationCandidate[] = [],
+  neighbours: readonly EvaluationCandidate[],
+  { bounded }: { bounded: boolean },
 ): Promise<void> {
   const { cache, key, stages } = prepared;
   if (!key) return;
   const source = { question: key.question, embedding: queryEmbedding };
   const judgement = { neighbours, lookup: observerOf(prepared) };
-  const threshold = cache.config.similarityThreshold;
-  // A cheap bound first, where the evaluation has one: under the threshold the full judgement cannot pass either.
-  const score = await timed(cache, "evaluation", async () => {
-    const bound = await stages.bound?.(source, candidate, judgement);
-    return bound !== undefined && bound < threshold ? bound : stages.evaluate(source, candidate, judgement);
-  });
+  const judgeInFull = () => timed(cache, "evaluation", () => stages.evaluate(source, candidate, judgement));
+  const bound = bounded && stages.bound ? await timed(cache, "evaluation", () => stages.bound!(source, candidate, judgement)) : undefined;
+  if (bound !== undefined && bound < cache.config.similarityThreshold) {
+    (prepared.ruledOut ??= []).push({ bound, judgeInFull });
+    return;
+  }
+  const score = await judgeInFull();
   if (prepared.nearestScore === undefined || score > prepared.nearestScore) prepared.nearestScore = score;
-  if (score >= threshold) scored.push({ score, record: candidate.record });
+  if (score >= cache.config.similarityThreshold) scored.push({ score, record: candidate.record });
 }
 
 function pick(prepared: Prepared, scored: Scored): CacheHit | null {

@@ -44,8 +44,10 @@ export interface Prepared {
   answerListeners?: Array<(answer: string) => void>;
   /** The model itself answered (not a next cache): only such an answer is news to the listeners. */
   modelAnswered?: boolean;
-  /** The best normalised score of the candidates judged so far (a miss reports it). */
+  /** The best normalised score of the candidates judged in full so far (a miss reports it). */
   nearestScore?: number;
+  /** Candidates whose evaluation's bound was under the threshold, with their full judgement left to run if a miss reports its score. */
+  ruledOut?: Array<{ bound: number; judgeInFull: () => Promise<number> }>;
 }
 
 /** Validates options, applies the enable function and temperature rule, and computes the key. Null: the cache is off for this request. */

@@ -47,9 +47,7 @@ export interface CacheOutcome {
   status: CacheStatus;
   /**
    * A hit's normalised score in [0, 1]; on a miss, the best score a candidate got (under the threshold, or
-   * turned down by the post function), when any candidate was judged: how near the miss came. A candidate whose
-   * evaluation's bound (`scoreBound`) was already under the threshold counts with that bound (for the preset, its
-   * score before the lexical vetoes).
+   * turned down by the post function), when any candidate was judged: how near the miss came.
    */
   score?: number;
   /** A hit's entry id. */
