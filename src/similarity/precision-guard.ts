@@ -93,9 +93,13 @@ export class PrecisionGuardEvaluation extends BaseSimilarityEvaluation {
 
   evaluation(src: EvaluationSource, cached: EvaluationCandidate): number {
     if (sameQuestionText(src.question, cached.question)) return 1;
-    const score = this.#unvetoed(src, cached);
+    const bound = this.#bounds.get(cached);
+    const score = bound?.src === src ? bound.score : this.#unvetoed(src, cached);
     return score > 0 && this.lexicalVetoes && lexicalVeto(src.question, cached.question) ? 0 : score;
   }
+
+  /** Bounds by candidate: the full judgement the cache asks for next, on the same pair, does not read the features again. */
+  readonly #bounds = new WeakMap<EvaluationCandidate, { src: EvaluationSource; score: number }>();
 
   /**
    * The score before the lexical vetoes, which only ever lower it to 0: the cache reads the vetoes (the costly part
@@ -103,7 +107,10 @@ export class PrecisionGuardEvaluation extends BaseSimilarityEvaluation {
    * subclass whose `evaluation` can score higher must override this too.
    */
   scoreBound(src: EvaluationSource, cached: EvaluationCandidate): number {
-    return sameQuestionText(src.question, cached.question) ? 1 : this.#unvetoed(src, cached);
+    if (sameQuestionText(src.question, cached.question)) return 1;
+    const score = this.#unvetoed(src, cached);
+    this.#bounds.set(cached, { src, score });
+    return score;
   }
 
   /** The model's vetoes, then the blend of its probability and the cosine. */
